@@ -1,0 +1,55 @@
+/*
+ * arch.h — the few machine instructions the runtime needs, one place per CPU.
+ *
+ * An arm64 port adds CNTVCT_EL0 for the clock and PMEVCNTR<n>_EL0 (with
+ * perf_user_access) for the counters here, and nothing else changes.
+ */
+#ifndef PV_ARCH_H
+#define PV_ARCH_H
+
+#include <stdint.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#define PV_ARCH_HAS_RDPMC 1
+
+/* Not serializing: a few cycles of skew at a hook is fine for a profiler. */
+static inline uint64_t pv_arch_clock(void)
+{
+	return __builtin_ia32_rdtsc();
+}
+
+/* ecx is the page's index - 1, passed verbatim (bit 30 selects fixed counters). */
+static inline uint64_t pv_arch_rdpmc(uint32_t ecx)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* The calling frame's stack pointer at the call (the hook's CFA). */
+#define pv_arch_stack_pointer() ((uintptr_t)__builtin_dwarf_cfa())
+
+#else
+
+#include <time.h>
+#define PV_ARCH_HAS_RDPMC 0
+
+static inline uint64_t pv_arch_clock(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t pv_arch_rdpmc(uint32_t ecx)
+{
+	(void)ecx;
+	return 0;
+}
+
+#define pv_arch_stack_pointer() ((uintptr_t)__builtin_dwarf_cfa())
+
+#endif
+
+#endif /* PV_ARCH_H */

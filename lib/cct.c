@@ -1,0 +1,150 @@
+#include "cct.h"
+
+#include <string.h>
+
+__thread struct pv_arena *pv_uthash_arena __attribute__((tls_model("initial-exec")));
+__thread int pv_uthash_failed __attribute__((tls_model("initial-exec")));
+
+/* A first "last child" that matches no function, so the hot path never tests
+ * for NULL. Only its fn is ever read. */
+static struct pv_node pv_no_child = { .fn = (void *)~(uintptr_t)0 };
+
+static struct pv_node *new_node(struct pv_cct *cct, void *fn, struct pv_node *parent)
+{
+	size_t size = sizeof(struct pv_node) + 2 * cct->nev * sizeof(uint64_t);
+	struct pv_node *n = pv_arena_alloc(&cct->arena, size);
+	if (!n)
+		return NULL;
+	n->fn = fn;
+	n->target = n;
+	n->last_child = &pv_no_child;
+	n->parent = parent;
+	cct->nodes++;
+	return n;
+}
+
+static struct pv_func *func_of(struct pv_cct *cct, void *fn)
+{
+	struct pv_func *f;
+	HASH_FIND_PTR(cct->funcs, &fn, f);
+	if (f)
+		return f;
+	f = pv_arena_alloc(&cct->arena, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->fn = fn;
+	pv_uthash_arena = &cct->arena;
+	pv_uthash_failed = 0;
+	HASH_ADD_PTR(cct->funcs, fn, f);
+	pv_uthash_arena = NULL;
+	if (pv_uthash_failed)
+		return NULL;
+	cct->funcs_count++;
+	return f;
+}
+
+int pv_cct_init(struct pv_cct *cct, unsigned nev)
+{
+	memset(cct, 0, sizeof(*cct));
+	cct->nev = nev;
+	cct->root = new_node(cct, NULL, NULL);
+	if (!cct->root)
+		return -1;
+	/* The root's function record only absorbs the root's own bookkeeping. */
+	cct->root->func = pv_arena_alloc(&cct->arena, sizeof(struct pv_func));
+	return cct->root->func ? 0 : -1;
+}
+
+void pv_cct_release(struct pv_cct *cct)
+{
+	pv_arena_release(&cct->arena);
+	cct->root = NULL;
+	cct->funcs = NULL;
+}
+
+struct pv_node *pv_cct_find(struct pv_node *p, void *fn)
+{
+	struct pv_node **link = &p->first_child;
+	for (struct pv_node *c = *link; c; link = &c->next_sibling, c = *link) {
+		if (c->fn != fn)
+			continue;
+		/* Move to front: a caller's working set of callees stays near the head. */
+		*link = c->next_sibling;
+		c->next_sibling = p->first_child;
+		p->first_child = c;
+		p->last_child = c;
+		return c;
+	}
+	return NULL;
+}
+
+struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
+{
+	struct pv_node *c = pv_cct_find(p, fn);
+	if (c)
+		return c;
+
+	struct pv_node *ancestor = p;
+	while (ancestor && ancestor->fn != fn)
+		ancestor = ancestor->parent;
+
+	if (ancestor) {
+		/* Recursion: count the call here, charge the activation to the ancestor. */
+		c = pv_arena_alloc(&cct->arena, sizeof(struct pv_node));
+		if (!c)
+			return NULL;
+		c->fn = fn;
+		c->target = ancestor;
+		c->func = ancestor->func;
+		c->parent = p;
+		cct->fold_edges++;
+	} else {
+		struct pv_func *f = func_of(cct, fn);
+		if (!f)
+			return NULL;
+		c = new_node(cct, fn, p);
+		if (!c)
+			return NULL;
+		c->func = f;
+	}
+	c->next_sibling = p->first_child;
+	p->first_child = c;
+	p->last_child = c;
+	return c;
+}
+
+void pv_cct_walk(const struct pv_cct *cct,
+		 void (*visit)(const struct pv_node *n, void *arg), void *arg)
+{
+	const struct pv_node *n = cct->root->first_child;
+	while (n) {
+		visit(n, arg);
+		/* Fold edges have no children of their own: their target's are elsewhere. */
+		if (!pv_node_is_fold(n) && n->first_child) {
+			n = n->first_child;
+			continue;
+		}
+		while (n && !n->next_sibling) {
+			n = n->parent;
+			if (n == cct->root)
+				return;
+		}
+		if (n)
+			n = n->next_sibling;
+	}
+}
+
+static void clear_node(const struct pv_node *n, void *arg)
+{
+	struct pv_cct *cct = arg;
+	struct pv_node *w = (struct pv_node *)n;
+	w->calls = 0;
+	if (!pv_node_is_fold(w))
+		memset(w->cost, 0, 2 * cct->nev * sizeof(uint64_t));
+}
+
+void pv_cct_clear(struct pv_cct *cct)
+{
+	memset(cct->root->cost, 0, 2 * cct->nev * sizeof(uint64_t));
+	pv_cct_walk(cct, clear_node, cct);
+}

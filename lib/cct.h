@@ -1,0 +1,75 @@
+/*
+ * cct.h — the per-thread calling-context tree.
+ *
+ * A node stands for one call path (root → … → fn). Recursion is folded: a call
+ * to a function already on the node's path does not make a new node but a
+ * "fold edge", a small record that counts the calls and points back at the
+ * ancestor node of that function. So the tree stays as large as the program's
+ * distinct non-recursive paths, however deep the recursion, while every arc's
+ * call count stays exact.
+ *
+ * Costs are kept per node: self[] (spent with the node's frame on top) and
+ * total[] (inclusive cost of the activations that were not nested inside
+ * another activation of the same function). Functions and arcs are derived
+ * from the tree when the thread's data is merged (profile.c).
+ */
+#ifndef PV_CCT_H
+#define PV_CCT_H
+
+#include <stdint.h>
+#include "arena.h"
+#include "pv_uthash.h"
+
+#define PV_MAX_EVENTS 8
+
+/* One function as seen by one thread. */
+struct pv_func {
+	void *fn;
+	uint32_t active; /* its activations on this thread's stack right now */
+	UT_hash_handle hh;
+};
+
+struct pv_node {
+	void *fn;                   /* the function's address, NULL for the root */
+	struct pv_node *last_child; /* edge taken by the last call made from here */
+	struct pv_node *target;     /* this node; for a fold edge, the ancestor */
+	struct pv_func *func;       /* target's function record */
+	uint64_t calls;             /* calls made through this edge */
+	struct pv_node *parent;
+	struct pv_node *first_child; /* children and fold edges, most recent first */
+	struct pv_node *next_sibling;
+	uint64_t cost[];            /* self[nev] then total[nev]; none on fold edges */
+};
+
+struct pv_cct {
+	unsigned nev;
+	struct pv_node *root;
+	struct pv_arena arena;
+	struct pv_func *funcs; /* uthash by fn, allocated in the arena */
+	uint64_t nodes, fold_edges, funcs_count;
+};
+
+static inline int pv_node_is_fold(const struct pv_node *n)
+{
+	return n->target != n;
+}
+
+/* The root node, or -1 when memory ran out. */
+int pv_cct_init(struct pv_cct *cct, unsigned nev);
+void pv_cct_release(struct pv_cct *cct);
+
+/* Existing edge from p for fn (moved to the front of p's children), or NULL. */
+struct pv_node *pv_cct_find(struct pv_node *p, void *fn);
+
+/* Edge from p for fn, made if new; NULL only when memory ran out. */
+struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn);
+
+/* Visit every node and fold edge below the root, parents before children,
+ * without recursion (paths can be thousands of functions long). */
+void pv_cct_walk(const struct pv_cct *cct,
+		 void (*visit)(const struct pv_node *n, void *arg), void *arg);
+
+/* Zero every count and cost: a forked child starts its own profile. */
+void pv_cct_clear(struct pv_cct *cct);
+
+#endif /* PV_CCT_H */

@@ -1,0 +1,168 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static int parse_flag(const char *name, const char *value, int fallback)
+{
+	if (!value || !*value)
+		return fallback;
+	if (!strcmp(value, "0"))
+		return 0;
+	if (!strcmp(value, "1"))
+		return 1;
+	pv_log("%s='%s' is not 0 or 1; using %d", name, value, fallback);
+	return fallback;
+}
+
+static double parse_percent(const char *name, const char *value, double fallback)
+{
+	if (!value)
+		return fallback;
+	char *end;
+	errno = 0;
+	double d = strtod(value, &end);
+	if (!*value || *end || errno || !isfinite(d) || d < 0 || d > 100) {
+		pv_log("%s='%s' is not a percentage from 0 to 100; using %g", name, value,
+		       fallback);
+		return fallback;
+	}
+	return d;
+}
+
+static int format_of(const char *path, enum pv_format *format)
+{
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	if (!dot || (slash && dot < slash))
+		return -1;
+	if (!strcmp(dot, ".dot"))
+		*format = PV_FORMAT_DOT;
+	else if (!strcmp(dot, ".json"))
+		*format = PV_FORMAT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+static int template_ok(const char *path)
+{
+	for (const char *s = path; *s; s++) {
+		if (*s != '%')
+			continue;
+		s++;
+		if (*s != 'p' && *s != 'h' && *s != '%')
+			return 0;
+	}
+	return 1;
+}
+
+static void parse_outputs(struct pv_config *c, const char *value)
+{
+	const char *name = "PROFVIZ_OUTPUT";
+	c->n_outputs = 0;
+	if (value) {
+		const char *item = value;
+		for (;;) {
+			size_t len = strcspn(item, ",");
+			char path[PATH_MAX];
+			struct pv_output *o = &c->outputs[c->n_outputs];
+			if (len == 0) {
+				pv_log("%s='%s' has an empty item; it is ignored", name, value);
+			} else if (len >= sizeof(path)) {
+				pv_log("%s='%s': a file name is too long; it is ignored", name, value);
+			} else {
+				memcpy(path, item, len);
+				path[len] = '\0';
+				if (c->n_outputs == PV_MAX_OUTPUTS)
+					pv_log("%s='%s': more than %d files; '%s' is ignored", name,
+					       value, PV_MAX_OUTPUTS, path);
+				else if (format_of(path, &o->format) < 0)
+					pv_log("%s='%s': '%s' does not end in .dot or .json; it is ignored",
+					       name, value, path);
+				else if (!template_ok(path))
+					pv_log("%s='%s': '%s' has a %% other than %%p, %%h or %%%%; it is ignored",
+					       name, value, path);
+				else
+					memcpy(o->path, path, len + 1), c->n_outputs++;
+			}
+			if (!item[len])
+				break;
+			item += len + 1;
+		}
+		if (c->n_outputs == 0)
+			pv_log("%s='%s' names no usable file; writing %s", name, value,
+			       PV_DEFAULT_OUTPUT);
+	}
+	if (c->n_outputs == 0) {
+		strcpy(c->outputs[0].path, PV_DEFAULT_OUTPUT);
+		c->outputs[0].format = PV_FORMAT_DOT;
+		c->n_outputs = 1;
+	}
+}
+
+void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
+{
+	memset(c, 0, sizeof(*c));
+	c->quiet = parse_flag("PROFVIZ_QUIET", get("PROFVIZ_QUIET"), 0);
+	c->disabled = parse_flag("PROFVIZ_DISABLE", get("PROFVIZ_DISABLE"), 0);
+	c->children = parse_flag("PROFVIZ_CHILDREN", get("PROFVIZ_CHILDREN"), 1);
+	c->node_threshold = parse_percent("PROFVIZ_NODE_THRESHOLD",
+					  get("PROFVIZ_NODE_THRESHOLD"),
+					  PV_DEFAULT_NODE_THRESHOLD);
+	c->edge_threshold = parse_percent("PROFVIZ_EDGE_THRESHOLD",
+					  get("PROFVIZ_EDGE_THRESHOLD"),
+					  PV_DEFAULT_EDGE_THRESHOLD);
+	const char *output = get("PROFVIZ_OUTPUT");
+	if (secure && output) {
+		pv_log("PROFVIZ_OUTPUT is ignored in a setuid/setgid program; writing %s",
+		       PV_DEFAULT_OUTPUT);
+		output = NULL;
+	}
+	parse_outputs(c, output);
+	const char *events = get("PROFVIZ_EVENTS");
+	if (events && strlen(events) >= sizeof(c->events)) {
+		pv_log("PROFVIZ_EVENTS is longer than %zu characters; using the default",
+		       sizeof(c->events) - 1);
+		events = NULL;
+	}
+	if (events)
+		strcpy(c->events, events);
+}
+
+int pv_expand_path(const char *template, int pid, char *out, unsigned size)
+{
+	unsigned n = 0;
+	for (const char *s = template; *s; s++) {
+		char piece[256];
+		const char *add = piece;
+		if (*s == '%' && s[1] == 'p') {
+			snprintf(piece, sizeof(piece), "%d", pid);
+			s++;
+		} else if (*s == '%' && s[1] == 'h') {
+			if (gethostname(piece, sizeof(piece)) < 0)
+				strcpy(piece, "localhost");
+			piece[sizeof(piece) - 1] = '\0';
+			s++;
+		} else if (*s == '%' && s[1] == '%') {
+			add = "%";
+			s++;
+		} else {
+			piece[0] = *s;
+			piece[1] = '\0';
+		}
+		size_t len = strlen(add);
+		if (n + len >= size)
+			return -1;
+		memcpy(out + n, add, len);
+		n += (unsigned)len;
+	}
+	out[n] = '\0';
+	return 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * config.h — the PROFVIZ_* environment, read once at start-up.
+ *
+ * A bad value is never fatal: it is reported once, naming the variable and
+ * the value, and the documented default is used instead.
+ */
+#ifndef PV_CONFIG_H
+#define PV_CONFIG_H
+
+#include <limits.h>
+
+#define PV_MAX_OUTPUTS 8
+
+enum pv_format {
+	PV_FORMAT_DOT,
+	PV_FORMAT_JSON,
+};
+
+struct pv_output {
+	char path[PATH_MAX]; /* as given: %p, %h, %% are expanded when writing */
+	enum pv_format format;
+};
+
+struct pv_config {
+	int quiet;                  /* PROFVIZ_QUIET=1: no start-up line */
+	int disabled;               /* PROFVIZ_DISABLE=1: hooks do nothing */
+	unsigned n_outputs;
+	struct pv_output outputs[PV_MAX_OUTPUTS];
+	double node_threshold;      /* percent of the run below which nodes are hidden */
+	double edge_threshold;      /* same for arcs */
+	char events[1024];          /* PROFVIZ_EVENTS as given, parsed by events.c */
+	int children;               /* PROFVIZ_CHILDREN=0: forked children do not profile */
+};
+
+#define PV_DEFAULT_OUTPUT "prof.dot"
+#define PV_DEFAULT_NODE_THRESHOLD 0.5
+#define PV_DEFAULT_EDGE_THRESHOLD 0.1
+
+typedef const char *pv_getenv_fn(const char *name);
+
+/* Fill c from the environment seen through get. secure: ignore path
+ * variables, as for setuid programs. Problems go to pv_log. */
+void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure);
+
+/* Expand %p (pid), %h (host name) and %% in a path template.
+ * 0, or -1 if the result does not fit. */
+int pv_expand_path(const char *template, int pid, char *out, unsigned size);
+
+#endif /* PV_CONFIG_H */

@@ -1,0 +1,60 @@
+/*
+ * counters.h — what the hooks count, and how each event is read.
+ *
+ * Every event is read as one 64-bit running value per hook; the hooks only
+ * ever subtract two readings. Three backends:
+ *   tsc   — the time-stamp counter (converted to ns at output);
+ *   rdpmc — a perf event read in user space through its mmap page (rdpmc.h);
+ *   read  — a perf event read with read(2) on its group leader's fd.
+ * The backend of each event is chosen once at start-up (counters.c) and every
+ * thread opens its own group of perf events on its first hook.
+ */
+#ifndef PV_COUNTERS_H
+#define PV_COUNTERS_H
+
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#ifndef PV_MAX_EVENTS
+#define PV_MAX_EVENTS 8
+#endif
+
+enum pv_backend {
+	PV_BACKEND_TSC,
+	PV_BACKEND_RDPMC,
+	PV_BACKEND_READ,
+};
+
+/* One event as the user named it, and how it is read here. */
+struct pv_event {
+	char name[128];
+	int is_tsc;
+	uint32_t type; /* perf_event_attr fields */
+	uint64_t config, config1, config2;
+	enum pv_backend backend;
+};
+
+struct pv_event_set {
+	unsigned n;
+	struct pv_event ev[PV_MAX_EVENTS];
+};
+
+/* A thread's open perf events. */
+struct pv_counters {
+	unsigned n;                       /* events, in the set's order */
+	int fd[PV_MAX_EVENTS];            /* -1 for the TSC */
+	struct perf_event_mmap_page *page[PV_MAX_EVENTS];
+	int group_fd;                     /* leader, -1 if no perf event */
+	unsigned slot[PV_MAX_EVENTS];     /* index in the group's read(2) buffer */
+	int any_read;                     /* some event needs read(2) */
+	uint64_t enabled[PV_MAX_EVENTS];  /* latest time_enabled / time_running */
+	uint64_t running[PV_MAX_EVENTS];
+};
+
+const char *pv_backend_name(enum pv_backend b);
+
+struct pv_thread;
+/* Read every event of the calling thread (t must be the caller's own). */
+void pv_counters_read(struct pv_thread *t, uint64_t *now);
+
+#endif /* PV_COUNTERS_H */

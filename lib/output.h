@@ -1,0 +1,24 @@
+/*
+ * output.h — writing the configured files, each atomically.
+ *
+ * A file is written to a fresh temporary beside it and renamed into place,
+ * so a reader never sees half a profile and a crash mid-write leaves the old
+ * one. A symlink or a read-only file at the path is refused with a message.
+ */
+#ifndef PV_OUTPUT_H
+#define PV_OUTPUT_H
+
+#include "config.h"
+#include "report.h"
+
+/* Write every output of c. child_pid: when non-zero and a name has no %p,
+ * ".PID" goes before its extension (a forked child's files). 0, or -1 if
+ * any file failed (each failure is reported). */
+int pv_output_write_all(const struct pv_config *c, const struct pv_report *r, int pid,
+			int child_pid);
+
+/* The final path for one output. 0, or -1 if it does not fit. */
+int pv_output_path(const struct pv_output *o, int pid, int child_pid, char *out,
+		   unsigned size);
+
+#endif /* PV_OUTPUT_H */

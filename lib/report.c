@@ -1,0 +1,125 @@
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pv_event_unit(const struct pv_event *e)
+{
+	return e->is_tsc ? "ns" : "count";
+}
+
+static uint64_t scaled(uint64_t v, double scale)
+{
+	return scale == 1.0 ? v : (uint64_t)llround((double)v * scale);
+}
+
+static int by_total_desc(const void *a, const void *b)
+{
+	const struct pv_rfunc *x = a, *y = b;
+	if (x->total[0] != y->total[0])
+		return x->total[0] < y->total[0] ? 1 : -1;
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	return strcmp(x->sym.name, y->sym.name);
+}
+
+static int arc_by_total_desc(const void *a, const void *b)
+{
+	const struct pv_rarc *x = a, *y = b;
+	if (x->total[0] != y->total[0])
+		return x->total[0] < y->total[0] ? 1 : -1;
+	if (x->caller != y->caller)
+		return x->caller - y->caller;
+	return x->callee - y->callee;
+}
+
+/* The function's index once sorted; looked up through a temporary table. */
+struct fn_index {
+	void *fn;
+	int id;
+	UT_hash_handle hh;
+};
+
+int pv_report_build(struct pv_report *r, const struct pv_profile *p,
+		    struct pv_symbolizer *syms, const double *scale)
+{
+	r->nev = p->nev;
+	r->threads = p->threads;
+	r->stray_exits = p->stray_exits;
+	r->resyncs = p->resyncs;
+	for (unsigned i = 0; i < p->nev; i++)
+		r->multiplexed[i] = p->enabled[i] && p->running[i] < p->enabled[i]
+					    ? (double)p->running[i] / (double)p->enabled[i]
+					    : 1.0;
+	r->n_funcs = HASH_COUNT(p->funcs);
+	r->n_arcs = HASH_COUNT(p->arcs);
+	r->funcs = calloc(r->n_funcs ? r->n_funcs : 1, sizeof(*r->funcs));
+	r->arcs = calloc(r->n_arcs ? r->n_arcs : 1, sizeof(*r->arcs));
+	struct fn_index *index = calloc(r->n_funcs ? r->n_funcs : 1, sizeof(*index));
+	if (!r->funcs || !r->arcs || !index) {
+		free(index);
+		pv_report_free(r);
+		return -1;
+	}
+
+	/* Keep the function address until the sort is done: it is the key. */
+	void **addr = calloc(r->n_funcs ? r->n_funcs : 1, sizeof(void *));
+	unsigned i = 0;
+	for (struct pv_fstat *f = p->funcs; f; f = f->hh.next, i++) {
+		struct pv_rfunc *rf = &r->funcs[i];
+		pv_symbols_lookup(syms, f->fn, &rf->sym);
+		rf->calls = f->calls;
+		for (unsigned e = 0; e < p->nev; e++) {
+			rf->self[e] = scaled(f->self[e], scale[e]);
+			rf->total[e] = scaled(f->total[e], scale[e]);
+		}
+		rf->id = (int)i; /* the position before sorting, to find addr again */
+		if (addr)
+			addr[i] = f->fn;
+	}
+	qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), by_total_desc);
+	struct fn_index *by_fn = NULL;
+	pv_uthash_arena = NULL;
+	for (i = 0; i < r->n_funcs; i++) {
+		index[i].fn = addr ? addr[r->funcs[i].id] : NULL;
+		index[i].id = (int)i;
+		r->funcs[i].id = (int)i;
+		HASH_ADD_PTR(by_fn, fn, &index[i]);
+	}
+	free(addr);
+
+	i = 0;
+	for (struct pv_astat *a = p->arcs; a; a = a->hh.next, i++) {
+		struct pv_rarc *ra = &r->arcs[i];
+		struct fn_index *hit;
+		ra->caller = -1;
+		if (a->key.caller) {
+			HASH_FIND_PTR(by_fn, &a->key.caller, hit);
+			ra->caller = hit ? hit->id : -1;
+		}
+		HASH_FIND_PTR(by_fn, &a->key.callee, hit);
+		ra->callee = hit ? hit->id : 0;
+		ra->calls = a->calls;
+		for (unsigned e = 0; e < p->nev; e++)
+			ra->total[e] = scaled(a->total[e], scale[e]);
+		if (ra->caller < 0)
+			for (unsigned e = 0; e < p->nev; e++)
+				r->run_total[e] += ra->total[e];
+	}
+	qsort(r->arcs, r->n_arcs, sizeof(*r->arcs), arc_by_total_desc);
+	HASH_CLEAR(hh, by_fn);
+	free(index);
+	return 0;
+}
+
+void pv_report_free(struct pv_report *r)
+{
+	if (r->funcs)
+		for (unsigned i = 0; i < r->n_funcs; i++)
+			pv_symbol_free(&r->funcs[i].sym);
+	free(r->funcs);
+	free(r->arcs);
+	r->funcs = NULL;
+	r->arcs = NULL;
+}

@@ -1,0 +1,359 @@
+/*
+ * The call-graph math, driven by a scripted counter: exact calls, self and
+ * total for nested, recursive and mutually recursive sequences, checked
+ * against a brute-force model on random call sequences too.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "shadow.h"
+#include "tap.h"
+
+#define NEV 2
+static uint64_t fake_clock;
+
+/* Event 0 is the scripted clock; event 1 runs at three times its rate. */
+static void fake_read(struct pv_thread *t, uint64_t *now)
+{
+	(void)t;
+	now[0] = fake_clock;
+	now[1] = 3 * fake_clock;
+}
+
+#define STACK_TOP ((uintptr_t)1 << 40)
+static int depth;
+
+static void enter_at(struct pv_thread *t, void *fn, uintptr_t sp)
+{
+	if (!pv_try_enter(t, fn, sp, NEV, fake_read))
+		pv_thread_enter_slow(t, fn, sp);
+}
+
+static void enter(struct pv_thread *t, uintptr_t fn)
+{
+	depth++;
+	enter_at(t, (void *)fn, STACK_TOP - 64 * (uintptr_t)depth);
+}
+
+static void leave(struct pv_thread *t, uintptr_t fn)
+{
+	depth--;
+	if (!pv_try_exit(t, (void *)fn, NEV, fake_read))
+		pv_thread_exit_slow(t, (void *)fn);
+}
+
+static struct pv_thread *new_thread(void)
+{
+	static struct pv_thread t;
+	pv_thread_release(&t);
+	memset(&t, 0, sizeof(t));
+	fake_clock = 0;
+	depth = 0;
+	if (pv_thread_init(&t, NEV, fake_read) < 0)
+		abort();
+	return &t;
+}
+
+static struct pv_profile prof;
+
+static void merge(struct pv_thread *t)
+{
+	pv_profile_clear(&prof);
+	pv_profile_init(&prof, NEV);
+	pv_profile_merge(&prof, &t->cct);
+}
+
+static struct pv_fstat *func(uintptr_t fn)
+{
+	void *key = (void *)fn;
+	struct pv_fstat *f;
+	HASH_FIND_PTR(prof.funcs, &key, f);
+	static struct pv_fstat none;
+	return f ? f : &none;
+}
+
+static struct pv_astat *arc(uintptr_t caller, uintptr_t callee)
+{
+	struct pv_arc_key key = { (void *)caller, (void *)callee };
+	struct pv_astat *a;
+	HASH_FIND(hh, prof.arcs, &key, sizeof(key), a);
+	static struct pv_astat none;
+	return a ? a : &none;
+}
+
+enum { MAIN = 0x1000, A = 0x2000, B = 0x3000, C = 0x4000, D = 0x5000 };
+
+static void test_nested(void)
+{
+	struct pv_thread *t = new_thread();
+	fake_clock = 100;
+	enter(t, MAIN);
+	fake_clock = 110;
+	enter(t, A);
+	fake_clock = 115;
+	enter(t, B);
+	fake_clock = 125;
+	leave(t, B);
+	fake_clock = 130;
+	leave(t, A);
+	fake_clock = 132;
+	enter(t, C);
+	fake_clock = 140;
+	leave(t, C);
+	fake_clock = 150;
+	leave(t, MAIN);
+	merge(t);
+
+	tap_is(func(MAIN)->calls, 1, "nested: main called once");
+	tap_is(func(MAIN)->total[0], 50, "nested: main total");
+	tap_is(func(MAIN)->self[0], 22, "nested: main self excludes callees");
+	tap_is(func(A)->total[0], 20, "nested: a total");
+	tap_is(func(A)->self[0], 10, "nested: a self");
+	tap_is(func(B)->self[0], 10, "nested: b self");
+	tap_is(func(C)->total[0], 8, "nested: c total");
+	tap_is(arc(0, MAIN)->total[0], 50, "nested: root arc is the run");
+	tap_is(arc(MAIN, A)->total[0], 20, "nested: main->a total");
+	tap_is(arc(A, B)->calls, 1, "nested: a->b calls");
+	tap_is(arc(MAIN, C)->total[1], 24, "nested: second event counted separately");
+	tap_is(HASH_COUNT(prof.arcs), 4, "nested: exactly four arcs");
+}
+
+static void test_direct_recursion(void)
+{
+	struct pv_thread *t = new_thread();
+	/* f(3) -> f(2) -> f(1), each spends 1 before and 1 after its call. */
+	enter(t, A);
+	fake_clock += 1;
+	enter(t, A);
+	fake_clock += 1;
+	enter(t, A);
+	fake_clock += 1;
+	leave(t, A);
+	fake_clock += 1;
+	leave(t, A);
+	fake_clock += 1;
+	leave(t, A);
+	merge(t);
+	tap_is(func(A)->calls, 3, "recursion: three calls");
+	tap_is(func(A)->total[0], 5, "recursion: total counts the outermost only");
+	tap_is(func(A)->self[0], 5, "recursion: self takes every level");
+	tap_is(arc(A, A)->calls, 2, "recursion: self arc counts the recursive calls");
+	tap_is(arc(A, A)->total[0], 0, "recursion: self arc adds no total");
+	tap_is(arc(0, A)->total[0], 5, "recursion: root arc total");
+	tap_is(t->cct.nodes, 2, "recursion: folded into one node (plus root)");
+}
+
+static void test_mutual_recursion(void)
+{
+	struct pv_thread *t = new_thread();
+	/* a -> b -> a -> b, 2 units of own work per activation. */
+	enter(t, A);
+	fake_clock += 2;
+	enter(t, B);
+	fake_clock += 2;
+	enter(t, A);
+	fake_clock += 2;
+	enter(t, B);
+	fake_clock += 2;
+	leave(t, B);
+	leave(t, A);
+	leave(t, B);
+	leave(t, A);
+	merge(t);
+	tap_is(func(A)->total[0], 8, "mutual: a total is its outer activation");
+	tap_is(func(B)->total[0], 6, "mutual: b total is its outer activation");
+	tap_is(func(A)->self[0] + func(B)->self[0], 8, "mutual: selves add up to the run");
+	tap_is(arc(A, B)->calls, 2, "mutual: a->b calls");
+	tap_is(arc(A, B)->total[0], 6, "mutual: a->b counts the outer b only");
+	tap_is(arc(B, A)->calls, 1, "mutual: b->a calls");
+	tap_is(arc(B, A)->total[0], 0, "mutual: b->a is nested in a, so no total");
+	tap_ok(arc(A, B)->total[0] <= func(A)->total[0], "mutual: no arc exceeds its caller");
+}
+
+static void test_longjmp(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter(t, A);
+	int depth_a = depth;
+	enter(t, B);
+	enter(t, C);
+	fake_clock = 10;
+	/* longjmp back into a: b and c never return; a calls d at b's depth. */
+	depth = depth_a;
+	t->jumped = 1;
+	enter(t, D);
+	fake_clock = 12;
+	leave(t, D);
+	leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(arc(A, D)->calls, 1, "longjmp: d's caller is a, not the dead c");
+	tap_is(arc(C, D)->calls, 0, "longjmp: no arc from the dead frame");
+	tap_is(func(C)->total[0], 10, "longjmp: dead frames closed when noticed");
+	tap_is(t->resyncs, 1, "longjmp: one resynchronisation");
+	tap_is(func(D)->total[0], 2, "longjmp: d timed normally");
+}
+
+static void test_inlined_same_frame(void)
+{
+	struct pv_thread *t = new_thread();
+	/* gcc calls the hooks of an inlined callee from its caller's frame. */
+	enter(t, MAIN);
+	enter_at(t, (void *)A, STACK_TOP - 128);
+	enter_at(t, (void *)B, STACK_TOP - 128);
+	leave(t, B);
+	leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(arc(A, B)->calls, 1, "inlined: same stack pointer is nesting, not a longjmp");
+	tap_is(t->resyncs, 0, "inlined: no resynchronisation");
+}
+
+static void test_unmatched_exits(void)
+{
+	struct pv_thread *t = new_thread();
+	leave(t, D); /* entered before profiling began */
+	enter(t, MAIN);
+	enter(t, A);
+	enter(t, B);
+	fake_clock = 5;
+	leave(t, A); /* b's exit never came (unwinding without its hook) */
+	leave(t, MAIN);
+	merge(t);
+	tap_is(t->stray_exits, 1, "stray exit ignored and counted");
+	tap_is(func(B)->total[0], 5, "missing exit: frame closed with its caller");
+	tap_is(func(A)->calls, 1, "missing exit: caller still counted once");
+	tap_ok(t->top == t->stack, "missing exit: stack empty again");
+}
+
+static void test_deep_recursion(void)
+{
+	struct pv_thread *t = new_thread();
+	const int n = 100000;
+	enter(t, MAIN);
+	for (int i = 0; i < n; i++) {
+		enter(t, A);
+		fake_clock++;
+	}
+	for (int i = 0; i < n; i++)
+		leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(A)->calls, n, "deep: every call counted");
+	tap_is(arc(A, A)->calls, n - 1, "deep: recursive arc exact");
+	tap_is(func(A)->total[0], n, "deep: total once");
+	tap_ok(t->cct.nodes <= 3, "deep: tree stays bounded (%" PRIu64 " nodes)", t->cct.nodes);
+}
+
+/* Brute-force model: a stack of activations and sums taken on the spot. */
+#define NFN 5
+struct model {
+	uintptr_t stack[256];
+	uint64_t start[256];
+	int depth;
+	uint64_t last;
+	uint64_t calls[NFN], self[NFN], total[NFN];
+	uint64_t arc_calls[NFN + 1][NFN], arc_total[NFN + 1][NFN];
+};
+
+static int on_stack_below(const struct model *m, uintptr_t fn, int top)
+{
+	for (int i = 0; i < top; i++)
+		if (m->stack[i] == fn)
+			return 1;
+	return 0;
+}
+
+static void model_enter(struct model *m, int fn)
+{
+	if (m->depth)
+		m->self[m->stack[m->depth - 1]] += fake_clock - m->last;
+	m->last = fake_clock;
+	int caller = m->depth ? (int)m->stack[m->depth - 1] + 1 : 0;
+	m->calls[fn]++;
+	m->arc_calls[caller][fn]++;
+	m->stack[m->depth] = (uintptr_t)fn;
+	m->start[m->depth++] = fake_clock;
+}
+
+static void model_exit(struct model *m)
+{
+	int top = --m->depth;
+	int fn = (int)m->stack[top];
+	m->self[fn] += fake_clock - m->last;
+	m->last = fake_clock;
+	if (!on_stack_below(m, (uintptr_t)fn, top)) {
+		uint64_t incl = fake_clock - m->start[top];
+		m->total[fn] += incl;
+		int caller = top ? (int)m->stack[top - 1] + 1 : 0;
+		m->arc_total[caller][fn] += incl;
+	}
+}
+
+static uintptr_t fn_addr(int i)
+{
+	return 0x10000 + 0x100 * (uintptr_t)i;
+}
+
+static void test_random_against_model(void)
+{
+	int mismatches = 0, checks = 0;
+	for (unsigned seed = 1; seed <= 200; seed++) {
+		srand(seed);
+		struct pv_thread *t = new_thread();
+		static struct model m;
+		memset(&m, 0, sizeof(m));
+		int steps = 400 + rand() % 400;
+		for (int s = 0; s < steps || m.depth; s++) {
+			fake_clock += (uint64_t)(rand() % 7);
+			int push = m.depth == 0 || (s < steps && m.depth < 200 && rand() % 2);
+			if (push) {
+				int fn = rand() % NFN;
+				model_enter(&m, fn);
+				enter(t, fn_addr(fn));
+			} else {
+				int fn = (int)m.stack[m.depth - 1];
+				model_exit(&m);
+				leave(t, fn_addr(fn));
+			}
+		}
+		merge(t);
+		uint64_t self_sum = 0, root_sum = 0;
+		for (int f = 0; f < NFN; f++) {
+			struct pv_fstat *fs = func(fn_addr(f));
+			checks += 3;
+			mismatches += fs->calls != m.calls[f];
+			mismatches += fs->self[0] != m.self[f] || fs->self[1] != 3 * m.self[f];
+			mismatches += fs->total[0] != m.total[f];
+			self_sum += fs->self[0];
+			root_sum += arc(0, fn_addr(f))->total[0];
+			for (int c = 0; c <= NFN; c++) {
+				struct pv_astat *a = arc(c ? fn_addr(c - 1) : 0, fn_addr(f));
+				checks += 2;
+				mismatches += a->calls != m.arc_calls[c][f];
+				mismatches += a->total[0] != m.arc_total[c][f];
+				if (c && a->total[0] > func(fn_addr(c - 1))->total[0])
+					mismatches++;
+			}
+		}
+		checks++;
+		mismatches += self_sum != root_sum;
+	}
+	tap_ok(mismatches == 0, "random sequences: %d of %d checks differ from the model",
+	       mismatches, checks);
+}
+
+int main(void)
+{
+	test_nested();
+	test_direct_recursion();
+	test_mutual_recursion();
+	test_longjmp();
+	test_inlined_same_frame();
+	test_unmatched_exits();
+	test_deep_recursion();
+	test_random_against_model();
+	return tap_done();
+}
