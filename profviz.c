@@ -85,7 +85,7 @@ PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	if (likely(t->mode == PV_MODE_CLOCK)) {
 		struct pv_frame *f = t->top;
 		if (likely(pv_can_push_above(t, f, sp))) {
-			struct pv_node *c = f->node->last_child;
+			struct pv_node *c = f->node->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
 				pv_push(t, f, c, sp, 1, read_clock);
 				return;

@@ -5,7 +5,7 @@
 __thread struct pv_arena *pv_uthash_arena __attribute__((tls_model("initial-exec")));
 __thread int pv_uthash_failed __attribute__((tls_model("initial-exec")));
 
-/* A first "last child" that matches no function, so the hot path never tests
+/* A first cached child that matches no function, so the hot path never tests
  * for NULL. Only its fn is ever read. */
 static struct pv_node pv_no_child = { .fn = (void *)~(uintptr_t)0 };
 
@@ -17,7 +17,8 @@ static struct pv_node *new_node(struct pv_cct *cct, void *fn, struct pv_node *pa
 		return NULL;
 	n->fn = fn;
 	n->target = n;
-	n->last_child = &pv_no_child;
+	for (unsigned i = 0; i < PV_CHILD_CACHE; i++)
+		n->cache[i] = &pv_no_child;
 	n->parent = parent;
 	cct->nodes++;
 	return n;
@@ -72,7 +73,7 @@ struct pv_node *pv_cct_find(struct pv_node *p, void *fn)
 		*link = c->next_sibling;
 		c->next_sibling = p->first_child;
 		p->first_child = c;
-		p->last_child = c;
+		p->cache[pv_child_slot(fn)] = c;
 		return c;
 	}
 	return NULL;
@@ -109,7 +110,7 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 	}
 	c->next_sibling = p->first_child;
 	p->first_child = c;
-	p->last_child = c;
+	p->cache[pv_child_slot(fn)] = c;
 	return c;
 }
 

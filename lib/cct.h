@@ -29,9 +29,20 @@ struct pv_func {
 	UT_hash_handle hh;
 };
 
+/* Edges recently taken from a node, direct-mapped by callee address: a caller
+ * that alternates between a few callees still finds each without a search. */
+#define PV_CHILD_CACHE_BITS 2
+#define PV_CHILD_CACHE (1u << PV_CHILD_CACHE_BITS)
+
+static inline unsigned pv_child_slot(const void *fn)
+{
+	/* Fibonacci hashing: functions are 16- to 64-byte aligned, so low bits collide. */
+	return (unsigned)(((uintptr_t)fn * 0x9e3779b97f4a7c15u) >> (64 - PV_CHILD_CACHE_BITS));
+}
+
 struct pv_node {
 	void *fn;                   /* the function's address, NULL for the root */
-	struct pv_node *last_child; /* edge taken by the last call made from here */
+	struct pv_node *cache[PV_CHILD_CACHE]; /* edges last taken from here */
 	struct pv_node *target;     /* this node; for a fold edge, the ancestor */
 	struct pv_func *func;       /* target's function record */
 	uint64_t calls;             /* calls made through this edge */

@@ -67,7 +67,7 @@ PV_INLINE int pv_try_enter(struct pv_thread *t, void *fn, uintptr_t sp,
 	struct pv_frame *f = t->top;
 	if (unlikely(!pv_can_push_above(t, f, sp)))
 		return 0;
-	struct pv_node *c = f->node->last_child;
+	struct pv_node *c = f->node->cache[pv_child_slot(fn)];
 	if (unlikely(c->fn != fn)) {
 		c = pv_cct_find(f->node, fn);
 		if (unlikely(!c))

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Per-call cost of the runtime, measured two ways:
+- ns per call: paired runs (without and with the preload, alternated), medians;
+- instructions per call: callgrind totals at two sizes, so start-up and exit
+  cancel, minus the same difference without the preload (deterministic)."""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "build", "bench")
+PRELOAD = os.path.join(ROOT, "profviz.so")
+REPS = int(os.environ.get("BENCH_REPS", "9"))
+
+WORKLOADS = {
+    # name: (binary, size for timing, small and large sizes for callgrind)
+    "fib (recursive)": ("fib", "32", ("18", "22")),
+    "mixed (alternating callees)": ("mixed", "300000", ("2000", "6000")),
+}
+
+
+def env(preload, extra=None):
+    e = {k: v for k, v in os.environ.items() if not k.startswith("PROFVIZ_")}
+    e.pop("LD_PRELOAD", None)
+    if preload:
+        e["LD_PRELOAD"] = PRELOAD
+        e["PROFVIZ_QUIET"] = "1"
+    e.update(extra or {})
+    return e
+
+
+def calls_of(binary, size, extra=None):
+    d = tempfile.mkdtemp()
+    e = env(True, extra)
+    e["PROFVIZ_OUTPUT"] = os.path.join(d, "p.json")
+    subprocess.run([binary, size], env=e, check=True, stdout=subprocess.DEVNULL)
+    with open(e["PROFVIZ_OUTPUT"]) as f:
+        return sum(fn["calls"] for fn in json.load(f)["functions"])
+
+
+def timed(binary, size, preload, extra=None):
+    e = env(preload, extra)
+    if preload:
+        e["PROFVIZ_OUTPUT"] = os.path.join(tempfile.gettempdir(), "profviz-bench.json")
+    t0 = time.perf_counter()
+    subprocess.run([binary, size], env=e, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def instructions(binary, size, preload, extra=None):
+    e = env(preload, extra)
+    if preload:
+        e["PROFVIZ_OUTPUT"] = os.path.join(tempfile.gettempdir(), "profviz-bench.json")
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                        binary, size], env=e, capture_output=True, text=True, check=True)
+    m = re.search(r"Collected : (\d+)", p.stderr)
+    return int(m.group(1))
+
+
+def measure(name, binary, size, sizes, extra=None, label=""):
+    binary = os.path.join(BIN, binary)
+    calls = calls_of(binary, size, extra)
+    plain, pre = [], []
+    for _ in range(REPS):
+        plain.append(timed(binary, size, False))
+        pre.append(timed(binary, size, True, extra))
+    ns = (statistics.median(pre) - statistics.median(plain)) / calls * 1e9
+    # Paired differences, as a spread: how far a single pair can be off.
+    diffs = sorted((b - a) / calls * 1e9 for a, b in zip(plain, pre))
+    small, large = sizes
+    c_small, c_large = calls_of(binary, small, extra), calls_of(binary, large, extra)
+    with_pre = instructions(binary, large, True, extra) - instructions(binary, small, True, extra)
+    without = instructions(binary, large, False) - instructions(binary, small, False)
+    ipc = (with_pre - without) / (c_large - c_small)
+    print("%-30s %-6s %10d calls  %6.1f ns/call (pairs %.1f..%.1f)  %6.1f instructions/call"
+          % (name, label, calls, ns, diffs[0], diffs[-1], ipc))
+    sys.stdout.flush()
+    return ns, ipc
+
+
+def main():
+    print("profviz hook overhead per instrumented call, over glibc's no-op hooks")
+    print("(%d paired runs each; instructions from callgrind, marginal between two sizes)"
+          % REPS)
+    for name, (binary, size, sizes) in WORKLOADS.items():
+        measure(name, binary, size, sizes, label="tsc")
+    # The read(2) backend on a software event: what a hook costs with a syscall.
+    measure("fib (recursive)", "fib", "25", ("14", "16"),
+            {"PROFVIZ_EVENTS": "task-clock"}, label="read")
+
+
+if __name__ == "__main__":
+    main()

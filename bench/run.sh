@@ -1,0 +1,10 @@
+#!/bin/sh
+# make bench: per-call overhead of the hooks over glibc's no-op hooks.
+set -e
+cd "$(dirname "$0")/.."
+mkdir -p build/bench
+FLAGS="-O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-calls -fno-ipa-cp"
+for b in fib mixed; do
+	gcc $FLAGS -o build/bench/$b bench/$b.c
+done
+exec python3 bench/bench.py "$@"

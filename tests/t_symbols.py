@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Names: static functions in a PIE executable, a shared library's internal
+functions, demangled C++ names, and a graph that renders whatever the names."""
+import os
+import re
+import harness as h
+
+t = h.Tap()
+lib = h.build("libshape", flags=["-fPIC", "-shared"],
+              out=os.path.join(h.BUILD, "libshape.so"))
+prog = h.build("symbols", flags=["-fPIE", "-pie", "-Wl,-rpath," + h.BUILD],
+               libs=[lib])
+
+r = h.run([prog])
+p = r.json()
+t.eq(r.rc, 0, "program ran")
+t.eq(p.calls("local_static"), 7, "static function in a PIE resolved, 7 calls")
+t.eq(p.func("local_static")["module"], os.path.realpath(prog), "its module is the executable")
+t.eq(p.calls("shape_helper"), 5, "shared library's static function resolved")
+t.eq(p.func("shape_helper")["module"], os.path.realpath(lib), "its module is the library")
+t.eq(p.arc_calls("main", "shape_entry"), 1, "arc into the library")
+t.eq(p.arc_calls("shape_entry", "shape_helper"), 5, "arc inside the library")
+t.ok(p.func("local_static").get("file", "").endswith("symbols.c"),
+     "source file from DWARF")
+t.ok(all("?" != f["name"] and f["name"] for f in p.funcs), "no bare '?' names")
+dot = open(r.file("prof.dot")).read()
+t.ok("[libshape.so]" in dot, "library functions carry their module in the graph")
+
+cxx = h.build("cxx", sources=["cxx.cpp"], compiler="g++", flags=h.NO_INLINE)
+r = h.run([cxx])
+p = r.json()
+names = [f["name"] for f in p.funcs]
+t.ok("geo::Box<int>::grow(int) const" in names, "member of a template demangled",
+     "\n".join(names))
+t.ok("geo::Box<int>::operator<(geo::Box<int> const&) const" in names,
+     "operator< demangled")
+t.eq(p.calls("geo::Box<int>::operator<(geo::Box<int> const&) const"), 4, "operator< calls")
+longest = max(names, key=len)
+t.ok(len(longest) > 2000, "a very long C++ name is kept whole in JSON (%d chars)" % len(longest))
+ok, err = h.dot_renders(r.file("prof.dot"))
+t.ok(ok, "graph with <>\"& and very long names renders without warnings", err)
+dot = open(r.file("prof.dot")).read()
+t.ok(max(len(l) for l in dot.splitlines()) < 16000, "no dot line reaches graphviz's limits")
+t.ok(re.search(r'label="geo::Box<int>::operator<\(geo::Box<int> const&\) const\\n', dot)
+     is not None, "operator name shown verbatim in its box")
+t.done()
