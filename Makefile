@@ -31,7 +31,7 @@ RT_HDRS := $(wildcard lib/*.h) include/profviz.h
 
 all: profviz.so
 
-profviz.so: $(RT_SRCS) $(RT_HDRS) lib/profviz.map
+profviz.so: $(RT_SRCS) $(RT_HDRS) lib/profviz.map | deps
 	$(CC) $(RT_CFLAGS) $(RT_LDFLAGS) -o $@ $(RT_SRCS) $(RT_LIBS)
 
 # Unit tests link the runtime's library files directly (not the hooks, nor
@@ -40,14 +40,14 @@ UNIT_LIB_SRCS := $(filter-out lib/interpose.c,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
 
-build/unit/%: tests/unit/%.c $(LIB_SRCS) $(RT_HDRS) tests/unit/tap.h
+build/unit/%: tests/unit/%.c $(LIB_SRCS) $(RT_HDRS) tests/unit/tap.h | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -fPIC,$(RT_CFLAGS)) $(SAN_FLAGS) -Itests/unit -o $@ $< $(UNIT_LIB_SRCS) $(RT_LIBS)
 
 unit: $(UNIT_BINS)
 
 check: profviz.so $(UNIT_BINS)
-	SAN=$(SAN) prove -f $(UNIT_BINS) tests/t_*.py
+	prove -f $(UNIT_BINS) tests/t_*.py
 
 demo: profviz.so
 	$(MAKE) -C examples demo
@@ -55,8 +55,9 @@ demo: profviz.so
 bench: profviz.so
 	./bench/run.sh
 
+# Installs only what is missing, so every target may depend on it.
 deps:
-	./.ci/install-deps.sh
+	@./.ci/install-deps.sh
 
 clean:
 	rm -rf build profviz.so prof.dot prof.svg prof.json
