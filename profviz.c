@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "compiler.h"
 #include "config.h"
 #include "counters.h"
+#include "events.h"
 #include "log.h"
 #include "output.h"
 #include "profile.h"
@@ -116,6 +118,25 @@ static pid_t gettid_raw(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+/* The inlined TSC path serves the single-event TSC case; all else reads
+ * through the counter backends. */
+static pv_read_fn *thread_reader(void)
+{
+	return pv_events.n == 1 && pv_events.ev[0].is_tsc ? NULL : pv_counters_read;
+}
+
+static int open_counters(struct pv_thread *t)
+{
+	int err = pv_counters_open(&t->counters, &pv_events);
+	if (err < 0) {
+		static int reported;
+		if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+			pv_log("cannot open the events of thread %d (%s): it is not profiled "
+			       "(reported once)", (int)gettid_raw(), strerror(-err));
+	}
+	return err;
+}
+
 static struct pv_thread *thread_start(void)
 {
 	pthread_once(&pv_once, pv_init);
@@ -132,7 +153,8 @@ static struct pv_thread *thread_start(void)
 	}
 	t->mode = PV_MODE_BUSY;
 	pv_self = t;
-	if (pv_thread_init(t, 1, NULL) < 0) {
+	if (open_counters(t) < 0 || pv_thread_init(t, pv_events.n, thread_reader()) < 0) {
+		pv_counters_close(&t->counters);
 		munmap(t, sizeof(*t));
 		pv_self = &pv_gone;
 		return NULL;
@@ -181,6 +203,7 @@ static void thread_end(void *arg)
 	merge_thread(&pv_profile, t);
 	unlink_live(t);
 	pthread_mutex_unlock(&pv_lock);
+	pv_counters_close(&t->counters);
 	pv_thread_release(t);
 	munmap(t, sizeof(*t));
 	pv_self = &pv_gone;
@@ -257,6 +280,7 @@ static void fork_child(void)
 	while (t) {
 		struct pv_thread *next = t->next;
 		if (t != self) {
+			pv_counters_close(&t->counters);
 			pv_thread_release(t);
 			munmap(t, sizeof(*t));
 		}
@@ -265,7 +289,9 @@ static void fork_child(void)
 	pv_live = NULL;
 	if (self->mode > PV_MODE_BUSY)
 		return;
-	if (!pv_config.children) {
+	/* The parent's events count the parent: never read them here. */
+	pv_counters_close(&self->counters);
+	if (!pv_config.children || open_counters(self) < 0) {
 		pv_thread_release(self);
 		munmap(self, sizeof(*self));
 		pv_self = &pv_gone;
@@ -381,10 +407,12 @@ static void pv_init(void)
 	pv_config_load(&pv_config, env, getauxval(AT_SECURE) != 0);
 	ssize_t n = readlink("/proc/self/exe", pv_program, sizeof(pv_program) - 1);
 	pv_program[n > 0 ? n : 0] = '\0';
-	pv_events.n = 1;
-	strcpy(pv_events.ev[0].name, "tsc");
-	pv_events.ev[0].is_tsc = 1;
-	pv_events.ev[0].backend = PV_BACKEND_TSC;
+	int defaulted = !pv_config.events[0] ||
+			!pv_events_parse(pv_config.events, PV_SYSFS_ROOT, &pv_events);
+	if (defaulted)
+		pv_events_parse("cycles", PV_SYSFS_ROOT, &pv_events);
+	char summary[512];
+	pv_counters_select(&pv_events, defaulted, summary, sizeof(summary));
 	pv_profile_init(&pv_profile, pv_events.n);
 	pthread_key_create(&pv_thread_key, thread_end);
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
@@ -394,8 +422,11 @@ static void pv_init(void)
 		if (!pv_config.quiet)
 			pv_log("disabled by PROFVIZ_DISABLE=1");
 	} else if (!pv_config.quiet) {
-		pv_log("events tsc (tsc: no perf events requested); writing %s%s",
-		       pv_config.outputs[0].path, pv_config.n_outputs > 1 ? " and more" : "");
+		char files[256] = "";
+		for (unsigned i = 0; i < pv_config.n_outputs; i++)
+			snprintf(files + strlen(files), sizeof(files) - strlen(files), "%s%s",
+				 i ? ", " : "", pv_config.outputs[i].path);
+		pv_log("%s; writing %s", summary, files);
 	}
 	pv_ready = 1;
 	errno = saved_errno;

@@ -42,6 +42,7 @@ struct pv_event_set {
 /* A thread's open perf events. */
 struct pv_counters {
 	unsigned n;                       /* events, in the set's order */
+	enum pv_backend backend[PV_MAX_EVENTS];
 	int fd[PV_MAX_EVENTS];            /* -1 for the TSC */
 	struct perf_event_mmap_page *page[PV_MAX_EVENTS];
 	int group_fd;                     /* leader, -1 if no perf event */
@@ -52,6 +53,20 @@ struct pv_counters {
 };
 
 const char *pv_backend_name(enum pv_backend b);
+
+/* At start-up, on the main thread: try each event, leave out (and report)
+ * those that cannot be counted, choose each one's backend, and fall back to
+ * the TSC if nothing is left. defaulted: the user asked for nothing, so the
+ * default (cycles) is quietly replaced. Writes the start-up summary. */
+void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
+			unsigned summary_size);
+
+/* Does any event need perf (rather than the TSC alone)? */
+int pv_counters_need_perf(const struct pv_event_set *set);
+
+/* Open the calling thread's group. 0, or -errno (nothing left open). */
+int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set);
+void pv_counters_close(struct pv_counters *c);
 
 struct pv_thread;
 /* Read every event of the calling thread (t must be the caller's own). */

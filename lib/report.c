@@ -6,7 +6,9 @@
 
 const char *pv_event_unit(const struct pv_event *e)
 {
-	return e->is_tsc ? "ns" : "count";
+	int clock = e->type == PERF_TYPE_SOFTWARE && (e->config == PERF_COUNT_SW_TASK_CLOCK ||
+						      e->config == PERF_COUNT_SW_CPU_CLOCK);
+	return e->is_tsc || clock ? "ns" : "count";
 }
 
 static uint64_t scaled(uint64_t v, double scale)
