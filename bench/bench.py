@@ -83,6 +83,23 @@ def measure(name, binary, size, sizes, extra=None, label=""):
     return ns, ipc
 
 
+def read_cost(mode):
+    binary = os.path.join(BIN, "readcost")
+    runs = []
+    for _ in range(REPS):
+        out = subprocess.run([binary, mode, "2000000"], capture_output=True, text=True,
+                             check=True).stdout.split()
+        runs.append(float(out[1]))
+    counts = []
+    for n in ("100000", "300000"):
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                            binary, mode, n], capture_output=True, text=True, check=True)
+        counts.append(int(re.search(r"Collected : (\d+)", p.stderr).group(1)))
+    per_read = (counts[1] - counts[0]) / 200000
+    print("%-30s %6.1f ns/read (median of %d)  %6.1f instructions/read (loop included)"
+          % ("read: " + mode, statistics.median(runs), REPS, per_read))
+
+
 def main():
     print("profviz hook overhead per instrumented call, over glibc's no-op hooks")
     print("(%d paired runs each; instructions from callgrind, marginal between two sizes)"
@@ -92,6 +109,11 @@ def main():
     # The read(2) backend on a software event: what a hook costs with a syscall.
     measure("fib (recursive)", "fib", "25", ("14", "16"),
             {"PROFVIZ_EVENTS": "task-clock"}, label="read")
+    print()
+    print("one counter read, by backend (rdpmc-sim: the production reader on a simulated")
+    print("page; a real rdpmc adds the instruction's latency, measured only on a PMU)")
+    for mode in ("tsc", "read", "rdpmc-sim"):
+        read_cost(mode)
 
 
 if __name__ == "__main__":

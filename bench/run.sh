@@ -7,4 +7,6 @@ FLAGS="-O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-calls -fn
 for b in fib mixed; do
 	gcc $FLAGS -o build/bench/$b bench/$b.c
 done
+gcc -O2 -g -Ilib -o build/bench/readcost bench/readcost.c \
+	$(ls lib/*.c | grep -v interpose.c) -ldw -lelf -ldl -lpthread -lm
 exec python3 bench/bench.py "$@"

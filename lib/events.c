@@ -280,6 +280,7 @@ static int parse_one(struct pv_event *e, const char *item, const char *sysfs, ch
 		     size_t why_size)
 {
 	memset(e, 0, sizeof(*e));
+	e->backend = PV_BACKEND_READ; /* always correct; start-up may choose rdpmc */
 	if (strlen(item) >= sizeof(e->name))
 		return snprintf(why, why_size, "name too long"), 0;
 	strcpy(e->name, item);

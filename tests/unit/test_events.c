@@ -108,6 +108,9 @@ int main(void)
 	expect("branch-load-misses", PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_BPU | 0x10000, "cache");
 	expect("LLC-store-misses", PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_LL | 1 << 8 | 1 << 16,
 	       "cache");
+	parse("instructions");
+	tap_is(set.ev[0].backend, PV_BACKEND_READ, "a perf event is read with read(2) until rdpmc "
+		"is known to work");
 	expect("r1a8", PERF_TYPE_RAW, 0x1a8, "raw");
 	expect("r00c0", PERF_TYPE_RAW, 0xc0, "raw");
 	expect("cpu/event=0x3c,umask=0x2/", 4, 0x23c, "PMU terms from sysfs formats");

@@ -1,0 +1,73 @@
+/*
+ * Cost of one counter read per backend. usage: readcost tsc|read|rdpmc-sim N
+ * rdpmc-sim runs the production reader on a simulated page, with a counter
+ * instruction that returns a constant: its instruction count is the reader's
+ * own (the real rdpmc instruction adds its latency, not instructions).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "counters.h"
+#include "events.h"
+#include "rdpmc.h"
+#include "thread.h"
+
+static volatile uint64_t sink;
+
+static uint64_t sim_rdpmc(void *ctx, uint32_t ecx)
+{
+	(void)ctx;
+	return 1000 + ecx;
+}
+
+static uint64_t sim_clock(void *ctx)
+{
+	(void)ctx;
+	return 12345;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argv[1];
+	long n = atol(argv[2]);
+	struct timespec t0, t1;
+	static struct pv_thread t;
+	static struct perf_event_mmap_page page;
+
+	if (!strcmp(mode, "read")) {
+		struct pv_event_set set;
+		char summary[256];
+		pv_events_parse("task-clock", PV_SYSFS_ROOT, &set);
+		pv_counters_select(&set, 0, summary, sizeof(summary));
+		if (pv_counters_open(&t.counters, &set) < 0) {
+			printf("read: cannot open task-clock\n");
+			return 1;
+		}
+		t.nev = 1;
+	}
+	page.capabilities = PV_CAP_BIT0_IS_DEPRECATED | PV_CAP_USER_RDPMC;
+	page.index = 1;
+	page.pmc_width = 48;
+	page.time_enabled = page.time_running = 1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	uint64_t v[PV_MAX_EVENTS];
+	for (long i = 0; i < n; i++) {
+		if (mode[0] == 't') {
+			v[0] = pv_arch_clock();
+		} else if (mode[0] == 'r' && mode[1] == 'e') {
+			pv_counters_read(&t, v);
+		} else {
+			struct pv_rdpmc_sample s;
+			pv_rdpmc_read(&page, sim_rdpmc, sim_clock, NULL, &s);
+			v[0] = s.value;
+		}
+		sink = v[0];
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / n;
+	printf("%s %.1f\n", mode, ns);
+	return 0;
+}
