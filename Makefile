@@ -15,7 +15,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-missing-field-initialize
 # The runtime is never instrumented, exports only what profviz.map lists, and
 # keeps its TLS initial-exec so the hooks reach it with one instruction.
 RT_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -ftls-model=initial-exec \
-	-fno-instrument-functions -fno-omit-frame-pointer $(WARN) -Iinclude -Ilib
+	-fno-instrument-functions $(WARN) -Iinclude -Ilib
 RT_LDFLAGS := -shared -Wl,--version-script=lib/profviz.map -Wl,-z,now
 RT_LIBS := -ldw -lelf -ldl -lpthread -lm
 
@@ -35,8 +35,8 @@ profviz.so: $(RT_SRCS) $(RT_HDRS) lib/profviz.map | deps
 	$(CC) $(RT_CFLAGS) $(RT_LDFLAGS) -o $@ $(RT_SRCS) $(RT_LIBS)
 
 # Unit tests link the runtime's library files directly (not the hooks, nor
-# the libc wrappers that need them).
-UNIT_LIB_SRCS := $(filter-out lib/interpose.c,$(LIB_SRCS))
+# the libc wrappers and signal handlers that need them).
+UNIT_LIB_SRCS := $(filter-out lib/interpose.c lib/signals.c,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
 

@@ -6,7 +6,9 @@
  * instrumented is ignored rather than recursed into.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include "config.h"
 #include "counters.h"
 #include "events.h"
+#include "fds.h"
 #include "log.h"
 #include "output.h"
 #include "profile.h"
@@ -41,8 +44,10 @@ static pthread_mutex_t pv_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t pv_thread_key;
 static pthread_once_t pv_once = PTHREAD_ONCE_INIT;
 static int pv_ready;       /* start-up finished */
+static int pv_pid;         /* this process: differs from getpid() in a vfork child */
 static int pv_child_pid;   /* non-zero in a forked child: its files get .PID */
 static int pv_dumped;      /* the exit dump ran */
+static struct pv_unloaded *pv_unloaded; /* dlclose'd objects, for their names */
 static uint64_t pv_clock_start, pv_mono_start; /* TSC calibration */
 static char pv_program[4096];
 
@@ -273,7 +278,7 @@ static void fork_child(void)
 {
 	struct pv_thread *self = pv_self;
 	pthread_mutex_init(&pv_lock, NULL);
-	pv_child_pid = getpid();
+	pv_pid = pv_child_pid = getpid();
 	pv_dumped = 0;
 	pv_profile_clear(&pv_profile);
 	struct pv_thread *t = pv_live;
@@ -330,7 +335,7 @@ static double clock_scale(double *wall_seconds)
 
 /* Write the outputs from the ended threads plus a snapshot of the live ones.
  * at_exit: the process is ending, so live threads' open frames are closed. */
-int pv_runtime_dump(int at_exit)
+static int dump(int at_exit, int exec_n)
 {
 	struct pv_profile snap;
 	pv_profile_init(&snap, pv_events.n);
@@ -349,7 +354,7 @@ int pv_runtime_dump(int at_exit)
 
 	struct pv_report r = {
 		.program = pv_program,
-		.pid = getpid(),
+		.pid = pv_pid,
 		.events = pv_events.ev,
 		.node_threshold = pv_config.node_threshold,
 		.edge_threshold = pv_config.edge_threshold,
@@ -358,10 +363,11 @@ int pv_runtime_dump(int at_exit)
 	double clock_ns = clock_scale(&r.wall_seconds);
 	for (unsigned i = 0; i < pv_events.n; i++)
 		scale[i] = pv_events.ev[i].is_tsc ? clock_ns : 1.0;
-	struct pv_symbolizer *syms = pv_symbols_open();
+	struct pv_symbolizer *syms = pv_symbols_open(pv_unloaded);
 	int status = -1;
+	struct pv_output_tag tag = { .child_pid = pv_child_pid, .exec_n = exec_n };
 	if (pv_report_build(&r, &snap, syms, scale) == 0) {
-		status = pv_output_write_all(&pv_config, &r, r.pid, pv_child_pid);
+		status = pv_output_write_all(&pv_config, &r, r.pid, tag);
 		pv_report_free(&r);
 	}
 	pv_symbols_close(syms);
@@ -369,29 +375,102 @@ int pv_runtime_dump(int at_exit)
 	return status;
 }
 
-PV_EXPORT int profviz_dump(void)
+int pv_runtime_dump(int at_exit)
 {
-	if (!pv_ready || pv_config.disabled)
-		return -1;
+	return dump(at_exit, 0);
+}
+
+int pv_runtime_should_dump(void)
+{
+	return pv_ready && !pv_config.disabled && !pv_dumped && getpid() == pv_pid;
+}
+
+/* Run f with this thread's hooks ignored, errno kept. */
+static int outside_hooks(int (*f)(int, int), int a, int b)
+{
+	int saved_errno = errno;
 	struct pv_thread *t = pv_self;
 	int mode = t->mode;
-	t->mode = PV_MODE_BUSY;
-	int status = pv_runtime_dump(0);
-	t->mode = mode;
+	if (mode < PV_MODE_BUSY)
+		t->mode = PV_MODE_BUSY;
+	int status = f(a, b);
+	if (mode < PV_MODE_BUSY && t->mode == PV_MODE_BUSY)
+		t->mode = t->run_mode;
+	errno = saved_errno;
 	return status;
+}
+
+PV_EXPORT int profviz_dump(void)
+{
+	if (!pv_runtime_should_dump())
+		return -1;
+	return outside_hooks(dump, 0, 0);
+}
+
+/* The process ends here: write once, with every open frame closed. */
+void pv_runtime_exit_now(void)
+{
+	if (!pv_runtime_should_dump())
+		return;
+	pv_dumped = 1;
+	outside_hooks(dump, 1, 0);
 }
 
 __attribute__((destructor)) static void pv_fini(void)
 {
-	if (!pv_ready || pv_config.disabled || pv_dumped)
+	pv_runtime_exit_now();
+}
+
+static void at_quick_exit_handler(void)
+{
+	pv_runtime_exit_now();
+}
+
+void pv_runtime_before_exec(void)
+{
+	if (!pv_runtime_should_dump())
 		return;
-	pv_dumped = 1;
-	int saved_errno = errno;
-	struct pv_thread *t = pv_self;
-	if (t->mode < PV_MODE_BUSY)
-		t->mode = PV_MODE_BUSY;
-	pv_runtime_dump(1);
-	errno = saved_errno;
+	/* The first free .execN, so that a chain of execs keeps every image's files. */
+	struct pv_output_tag tag = { .child_pid = pv_child_pid };
+	char path[PATH_MAX];
+	for (tag.exec_n = 1; tag.exec_n < 1000; tag.exec_n++)
+		if (pv_output_path(&pv_config.outputs[0], pv_pid, tag, path, sizeof(path)) < 0 ||
+		    access(path, F_OK) != 0)
+			break;
+	outside_hooks(dump, 0, tag.exec_n);
+}
+
+void pv_runtime_module_closing(void *handle)
+{
+	struct link_map *lm = NULL;
+	if (!pv_ready || dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name ||
+	    !lm->l_name[0])
+		return;
+	struct pv_unloaded *u = malloc(sizeof(*u));
+	if (!u || !(u->path = realpath(lm->l_name, NULL))) {
+		free(u);
+		return;
+	}
+	u->bias = (uintptr_t)lm->l_addr;
+	pthread_mutex_lock(&pv_lock);
+	u->next = pv_unloaded;
+	pv_unloaded = u;
+	pthread_mutex_unlock(&pv_lock);
+}
+
+void pv_runtime_fds_taken(unsigned first, unsigned last)
+{
+	if (last >= PV_FDS_MAX)
+		last = PV_FDS_MAX - 1;
+	for (unsigned fd = first; fd <= last; fd++) {
+		if (!pv_fd_is_ours((int)fd))
+			continue;
+		pthread_mutex_lock(&pv_lock);
+		for (struct pv_thread *t = pv_live; t; t = t->next)
+			pv_counters_forget_fd(&t->counters, (int)fd);
+		pthread_mutex_unlock(&pv_lock);
+		pv_fd_release((int)fd); /* even if no thread had it any more */
+	}
 }
 
 /* ---- start-up ---- */
@@ -414,8 +493,13 @@ static void pv_init(void)
 	char summary[512];
 	pv_counters_select(&pv_events, defaulted, summary, sizeof(summary));
 	pv_profile_init(&pv_profile, pv_events.n);
+	pv_pid = getpid();
 	pthread_key_create(&pv_thread_key, thread_end);
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	if (!pv_config.disabled) {
+		at_quick_exit(at_quick_exit_handler);
+		pv_signals_init();
+	}
 	pv_clock_start = pv_arch_clock();
 	pv_mono_start = mono_ns();
 	if (pv_config.disabled) {

@@ -8,5 +8,5 @@ for b in fib mixed; do
 	gcc $FLAGS -o build/bench/$b bench/$b.c
 done
 gcc -O2 -g -Ilib -o build/bench/readcost bench/readcost.c \
-	$(ls lib/*.c | grep -v interpose.c) -ldw -lelf -ldl -lpthread -lm
+	$(ls lib/*.c | grep -v -e interpose.c -e signals.c) -ldw -lelf -ldl -lpthread -lm
 exec python3 bench/bench.py "$@"

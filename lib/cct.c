@@ -114,25 +114,52 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 	return c;
 }
 
-void pv_cct_walk(const struct pv_cct *cct,
-		 void (*visit)(const struct pv_node *n, void *arg), void *arg)
+const char pv_signal_markers[PV_NSIG];
+
+struct pv_node *pv_cct_signal_node(struct pv_cct *cct, int sig)
 {
-	const struct pv_node *n = cct->root->first_child;
-	while (n) {
+	if (sig <= 0 || sig >= PV_NSIG)
+		return NULL;
+	if (!cct->signal_nodes[sig]) {
+		void *fn = (void *)&pv_signal_markers[sig];
+		struct pv_func *f = func_of(cct, fn);
+		struct pv_node *n = f ? new_node(cct, fn, cct->root) : NULL;
+		if (!n)
+			return NULL;
+		n->func = f;
+		cct->signal_nodes[sig] = n;
+	}
+	return cct->signal_nodes[sig];
+}
+
+/* top and everything below it, depth first. */
+static void walk_subtree(const struct pv_node *top,
+			 void (*visit)(const struct pv_node *n, void *arg), void *arg)
+{
+	const struct pv_node *n = top;
+	for (;;) {
 		visit(n, arg);
 		/* Fold edges have no children of their own: their target's are elsewhere. */
 		if (!pv_node_is_fold(n) && n->first_child) {
 			n = n->first_child;
 			continue;
 		}
-		while (n && !n->next_sibling) {
+		while (n != top && !n->next_sibling)
 			n = n->parent;
-			if (n == cct->root)
-				return;
-		}
-		if (n)
-			n = n->next_sibling;
+		if (n == top)
+			return;
+		n = n->next_sibling;
 	}
+}
+
+void pv_cct_walk(const struct pv_cct *cct,
+		 void (*visit)(const struct pv_node *n, void *arg), void *arg)
+{
+	for (const struct pv_node *n = cct->root->first_child; n; n = n->next_sibling)
+		walk_subtree(n, visit, arg);
+	for (int sig = 1; sig < PV_NSIG; sig++)
+		if (cct->signal_nodes[sig])
+			walk_subtree(cct->signal_nodes[sig], visit, arg);
 }
 
 static void clear_node(const struct pv_node *n, void *arg)

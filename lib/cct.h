@@ -52,9 +52,26 @@ struct pv_node {
 	uint64_t cost[];            /* self[nev] then total[nev]; none on fold edges */
 };
 
+/* Stand-in function addresses for signal deliveries: the node of signal s
+ * has fn = &pv_signal_markers[s], so it reads "<signal SIGx>" in outputs. */
+#define PV_NSIG 65
+extern const char pv_signal_markers[PV_NSIG];
+
+static inline int pv_signal_of(const void *fn)
+{
+	const char *c = fn;
+	return c >= pv_signal_markers && c < pv_signal_markers + PV_NSIG
+		       ? (int)(c - pv_signal_markers)
+		       : 0;
+}
+
 struct pv_cct {
 	unsigned nev;
 	struct pv_node *root;
+	/* Signal handlers run under these, one per signal number: children of
+	 * the root, but kept out of its child list, which a hook interrupted by
+	 * the signal may be in the middle of reordering. */
+	struct pv_node *signal_nodes[PV_NSIG];
 	struct pv_arena arena;
 	struct pv_func *funcs; /* uthash by fn, allocated in the arena */
 	uint64_t nodes, fold_edges, funcs_count;
@@ -75,8 +92,13 @@ struct pv_node *pv_cct_find(struct pv_node *p, void *fn);
 /* Edge from p for fn, made if new; NULL only when memory ran out. */
 struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn);
 
-/* Visit every node and fold edge below the root, parents before children,
- * without recursion (paths can be thousands of functions long). */
+/* The node signal sig's handlers run under, made if new; NULL when memory
+ * ran out. Safe in a signal handler that did not interrupt the slow path. */
+struct pv_node *pv_cct_signal_node(struct pv_cct *cct, int sig);
+
+/* Visit every node and fold edge below the root (signal nodes included),
+ * parents before children, without recursion (paths can be thousands of
+ * functions long). */
 void pv_cct_walk(const struct pv_cct *cct,
 		 void (*visit)(const struct pv_node *n, void *arg), void *arg);
 

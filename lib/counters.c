@@ -2,6 +2,7 @@
 #include "counters.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "fds.h"
 #include "log.h"
 #include "rdpmc.h"
 #include "thread.h"
@@ -155,9 +157,23 @@ void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 		       pv_backend_name(set->ev[i].backend));
 }
 
+/* Move fd above the numbers programs count on (0, 1, 2 after a daemon's
+ * close loop, say) and record it as the runtime's. */
+static int adopt_fd(int fd)
+{
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, 256);
+	if (high >= 0) {
+		close(fd);
+		fd = high;
+	}
+	pv_fd_claim(fd);
+	return fd;
+}
+
 int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set)
 {
 	memset(c, 0, sizeof(*c));
+	c->events = set;
 	c->n = set->n;
 	c->group_fd = -1;
 	unsigned members = 0;
@@ -173,6 +189,7 @@ int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set)
 			pv_counters_close(c);
 			return -err;
 		}
+		fd = adopt_fd(fd);
 		if (c->group_fd < 0)
 			c->group_fd = fd;
 		c->fd[i] = fd;
@@ -196,15 +213,45 @@ void pv_counters_close(struct pv_counters *c)
 			munmap(c->page[i], (size_t)page_size());
 		c->page[i] = NULL;
 	}
-	/* Members first, the leader last. */
+	/* Members first, the leader last; never a number the program took back. */
 	for (unsigned i = c->n; i-- > 0;) {
-		if (c->fd[i] >= 0 && c->fd[i] != c->group_fd)
+		if (c->fd[i] >= 0 && c->fd[i] != c->group_fd && pv_fd_is_ours(c->fd[i])) {
+			pv_fd_release(c->fd[i]);
 			close(c->fd[i]);
+		}
 		c->fd[i] = -1;
 	}
-	if (c->group_fd >= 0)
+	if (c->group_fd >= 0 && pv_fd_is_ours(c->group_fd)) {
+		pv_fd_release(c->group_fd);
 		close(c->group_fd);
+	}
 	c->group_fd = -1;
+}
+
+void pv_counters_forget_fd(struct pv_counters *c, int fd)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->fd[i] == fd) {
+			__atomic_store_n(&c->lost, 1, __ATOMIC_SEQ_CST);
+			pv_fd_release(fd);
+		}
+}
+
+/* The program closed some of our fds: reopen the group, and let every event
+ * continue from its last value. */
+static PV_NOINLINE void recover(struct pv_thread *t)
+{
+	struct pv_counters *c = &t->counters;
+	const struct pv_event_set *set = c->events;
+	pv_counters_close(c);
+	if (!set || pv_counters_open(c, set) < 0) {
+		c->n = 0;
+		c->lost = 2; /* for good: readings stay where they are */
+		return;
+	}
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->backend[i] != PV_BACKEND_TSC)
+			c->base[i] = t->last[i];
 }
 
 static uint64_t hw_rdpmc(void *ctx, uint32_t ecx)
@@ -242,6 +289,15 @@ void pv_counters_read(struct pv_thread *t, uint64_t *now)
 	struct pv_counters *c = &t->counters;
 	uint64_t group[PV_MAX_EVENTS];
 	int group_state = 0; /* 0 not read yet, 1 read, -1 failed */
+	if (unlikely(__atomic_load_n(&c->lost, __ATOMIC_SEQ_CST))) {
+		if (c->lost == 1)
+			recover(t);
+		if (c->lost == 2) {
+			for (unsigned i = 0; i < t->nev; i++)
+				now[i] = t->last[i];
+			return;
+		}
+	}
 	for (unsigned i = 0; i < c->n; i++) {
 		if (c->backend[i] == PV_BACKEND_TSC) {
 			now[i] = pv_arch_clock();
@@ -251,7 +307,7 @@ void pv_counters_read(struct pv_thread *t, uint64_t *now)
 			struct pv_rdpmc_sample s;
 			int status = pv_rdpmc_read(c->page[i], hw_rdpmc, hw_clock, NULL, &s);
 			if (likely(status == PV_RDPMC_OK)) {
-				now[i] = s.value;
+				now[i] = c->base[i] + s.value;
 				c->enabled[i] = s.enabled;
 				c->running[i] = s.running;
 				continue;
@@ -264,6 +320,6 @@ void pv_counters_read(struct pv_thread *t, uint64_t *now)
 		}
 		if (group_state == 0)
 			group_state = read_group(c, group) == 0 ? 1 : -1;
-		now[i] = group_state > 0 ? group[c->slot[i]] : t->last[i];
+		now[i] = group_state > 0 ? c->base[i] + group[c->slot[i]] : t->last[i];
 	}
 }

@@ -41,6 +41,7 @@ struct pv_event_set {
 
 /* A thread's open perf events. */
 struct pv_counters {
+	const struct pv_event_set *events; /* what was opened, for a reopen */
 	unsigned n;                       /* events, in the set's order */
 	enum pv_backend backend[PV_MAX_EVENTS];
 	int fd[PV_MAX_EVENTS];            /* -1 for the TSC */
@@ -48,6 +49,8 @@ struct pv_counters {
 	int group_fd;                     /* leader, -1 if no perf event */
 	unsigned slot[PV_MAX_EVENTS];     /* index in the group's read(2) buffer */
 	int any_read;                     /* some event needs read(2) */
+	int lost;                         /* the program closed one of our fds (2: for good) */
+	uint64_t base[PV_MAX_EVENTS];     /* added to readings: continuity over a reopen */
 	uint64_t enabled[PV_MAX_EVENTS];  /* latest time_enabled / time_running */
 	uint64_t running[PV_MAX_EVENTS];
 };
@@ -64,9 +67,14 @@ void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 /* Does any event need perf (rather than the TSC alone)? */
 int pv_counters_need_perf(const struct pv_event_set *set);
 
-/* Open the calling thread's group. 0, or -errno (nothing left open). */
+/* Open the calling thread's group of set's events (set must outlive c).
+ * 0, or -errno (nothing left open). */
 int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set);
 void pv_counters_close(struct pv_counters *c);
+
+/* fd, one of c's, is being closed or replaced by the program: forget it now
+ * (any thread may call this). The owner reopens its group on its next read. */
+void pv_counters_forget_fd(struct pv_counters *c, int fd);
 
 struct pv_thread;
 /* Read every event of the calling thread (t must be the caller's own). */

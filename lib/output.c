@@ -11,21 +11,25 @@
 
 #include "log.h"
 
-int pv_output_path(const struct pv_output *o, int pid, int child_pid, char *out,
+int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag, char *out,
 		   unsigned size)
 {
 	if (pv_expand_path(o->path, pid, out, size) < 0)
 		return -1;
-	if (!child_pid || strstr(o->path, "%p"))
-		return 0;
+	char suffix[48] = "";
+	if (tag.child_pid && !strstr(o->path, "%p"))
+		snprintf(suffix, sizeof(suffix), ".%d", tag.child_pid);
+	if (tag.exec_n)
+		snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), ".exec%d",
+			 tag.exec_n);
+	size_t n = strlen(suffix), len = strlen(out);
 	char *dot = strrchr(out, '.');
-	char suffix[24];
-	int n = snprintf(suffix, sizeof(suffix), ".%d", child_pid);
-	size_t len = strlen(out);
-	if (!dot || len + (size_t)n >= size)
+	if (!n)
+		return 0;
+	if (!dot || len + n >= size)
 		return -1;
 	memmove(dot + n, dot, strlen(dot) + 1);
-	memcpy(dot, suffix, (size_t)n);
+	memcpy(dot, suffix, n);
 	return 0;
 }
 
@@ -84,12 +88,12 @@ static int write_atomically(const char *path, pv_writer_fn *writer, const struct
 }
 
 int pv_output_write_all(const struct pv_config *c, const struct pv_report *r, int pid,
-			int child_pid)
+			struct pv_output_tag tag)
 {
 	int status = 0;
 	for (unsigned i = 0; i < c->n_outputs; i++) {
 		char path[PATH_MAX];
-		if (pv_output_path(&c->outputs[i], pid, child_pid, path, sizeof(path)) < 0) {
+		if (pv_output_path(&c->outputs[i], pid, tag, path, sizeof(path)) < 0) {
 			pv_log("PROFVIZ_OUTPUT: '%s' expands to a path that is too long",
 			       c->outputs[i].path);
 			status = -1;

@@ -11,14 +11,18 @@
 #include "config.h"
 #include "report.h"
 
-/* Write every output of c. child_pid: when non-zero and a name has no %p,
- * ".PID" goes before its extension (a forked child's files). 0, or -1 if
- * any file failed (each failure is reported). */
+/* How this process's files are told apart from its relatives'. */
+struct pv_output_tag {
+	int child_pid; /* a forked child: ".PID" before the extension, unless %p */
+	int exec_n;    /* written before exec: ".execN" before the extension */
+};
+
+/* Write every output of c. 0, or -1 if any file failed (each is reported). */
 int pv_output_write_all(const struct pv_config *c, const struct pv_report *r, int pid,
-			int child_pid);
+			struct pv_output_tag tag);
 
 /* The final path for one output. 0, or -1 if it does not fit. */
-int pv_output_path(const struct pv_output *o, int pid, int child_pid, char *out,
+int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag, char *out,
 		   unsigned size);
 
 #endif /* PV_OUTPUT_H */

@@ -14,4 +14,24 @@ extern __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec
 /* Write the outputs now; at_exit closes the open frames first. */
 PV_HIDDEN int pv_runtime_dump(int at_exit);
 
+/* Is there a profile to write from this process (enabled, not yet written,
+ * not a vfork child sharing its parent's memory)? */
+PV_HIDDEN int pv_runtime_should_dump(void);
+
+/* exec is about to replace this image: write its profile (files get
+ * ".execN" before their extension, so the new image's do not replace them). */
+PV_HIDDEN void pv_runtime_before_exec(void);
+
+/* _exit/_Exit: write the profile now, frames closed. */
+PV_HIDDEN void pv_runtime_exit_now(void);
+
+/* dlclose(handle) is about to run: remember where its object was mapped. */
+PV_HIDDEN void pv_runtime_module_closing(void *handle);
+
+/* The program closes or replaces descriptors first..last: stop using ours. */
+PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
+
+/* Install the runtime's handlers for fatal signals left at their default. */
+PV_HIDDEN void pv_signals_init(void);
+
 #endif /* PV_RUNTIME_H */

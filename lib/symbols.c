@@ -20,7 +20,7 @@ static const Dwfl_Callbacks proc_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-struct pv_symbolizer *pv_symbols_open(void)
+struct pv_symbolizer *pv_symbols_open(const struct pv_unloaded *unloaded)
 {
 	struct pv_symbolizer *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -36,6 +36,12 @@ struct pv_symbolizer *pv_symbols_open(void)
 		free(s);
 		return NULL;
 	}
+	dwfl_report_end(s->dwfl, NULL, NULL);
+	/* Objects gone from the address space, where nothing has replaced them. */
+	dwfl_report_begin_add(s->dwfl);
+	for (const struct pv_unloaded *u = unloaded; u; u = u->next)
+		if (!dwfl_addrmodule(s->dwfl, (Dwarf_Addr)u->bias))
+			dwfl_report_elf(s->dwfl, u->path, u->path, -1, (GElf_Addr)u->bias, false);
 	dwfl_report_end(s->dwfl, NULL, NULL);
 	return s;
 }

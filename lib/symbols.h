@@ -21,8 +21,15 @@ struct pv_symbol {
 
 struct pv_symbolizer;
 
+/* An object that was dlclose'd: where it was mapped, to resolve it still. */
+struct pv_unloaded {
+	char *path;
+	uintptr_t bias;
+	struct pv_unloaded *next;
+};
+
 /* NULL only if elfutils cannot even start; lookups then give raw addresses. */
-struct pv_symbolizer *pv_symbols_open(void);
+struct pv_symbolizer *pv_symbols_open(const struct pv_unloaded *unloaded);
 void pv_symbols_close(struct pv_symbolizer *s);
 
 /* Fill out (strings malloc'd, freed with pv_symbol_free). s may be NULL. */

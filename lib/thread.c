@@ -71,13 +71,24 @@ static int grow_stack(struct pv_thread *t)
 	return 0;
 }
 
+/* The frame under f. A signal's frame sits two slots above the frame it
+ * interrupted: the slot between belongs to the hook it may have interrupted. */
+static struct pv_frame *frame_under(const struct pv_thread *t, struct pv_frame *f)
+{
+	struct pv_frame *below = pv_frame_below(f, t->frame_size);
+	return pv_signal_of(f->node->fn) ? pv_frame_below(below, t->frame_size) : below;
+}
+
 /* Pop frames down to (not including) keep, as if they all returned now. */
 static void close_frames_down_to(struct pv_thread *t, struct pv_frame *keep)
 {
 	uint64_t now[PV_MAX_EVENTS];
 	t->read(t, now);
-	while (t->top != keep)
-		pv_pop_at(t, t->top, now, t->nev);
+	while ((char *)t->top > (char *)keep) {
+		struct pv_frame *f = t->top, *under = frame_under(t, f);
+		pv_pop_at(t, f, now, t->nev);
+		t->top = under;
+	}
 }
 
 void pv_thread_enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
@@ -88,7 +99,7 @@ void pv_thread_enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	t->jumped = 0;
 	struct pv_frame *live = t->top;
 	while (live != t->stack && live->sp <= dead_from)
-		live = pv_frame_below(live, t->frame_size);
+		live = frame_under(t, live);
 	if (live != t->top) {
 		t->resyncs++;
 		close_frames_down_to(t, live);
@@ -107,14 +118,49 @@ void pv_thread_exit_slow(struct pv_thread *t, void *fn)
 	t->jumped = 0;
 	struct pv_frame *f = t->top;
 	while (f != t->stack && f->node->fn != fn)
-		f = pv_frame_below(f, t->frame_size);
+		f = frame_under(t, f);
 	if (f == t->stack) {
 		t->stray_exits++; /* entered before profiling began, or never recorded */
 		return;
 	}
 	/* Frames above fn's were left without their exits (longjmp, unwinding). */
 	t->resyncs += f != t->top;
-	close_frames_down_to(t, pv_frame_below(f, t->frame_size));
+	close_frames_down_to(t, frame_under(t, f));
+}
+
+struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t sp)
+{
+	struct pv_frame *top = t->top;
+	size_t fs = t->frame_size;
+	if ((char *)top + 2 * fs > (char *)t->stack_limit)
+		return NULL;
+	struct pv_node *s = pv_cct_signal_node(&t->cct, sig);
+	if (!s)
+		return NULL;
+	uint64_t now[PV_MAX_EVENTS];
+	t->read(t, now);
+	struct pv_frame *f = pv_frame_above(pv_frame_above(top, fs), fs);
+	f->sp = sp;
+	f->node = s;
+	for (unsigned i = 0; i < t->nev; i++) {
+		top->node->cost[i] += now[i] - t->last[i];
+		t->last[i] = now[i];
+		f->start[i] = now[i];
+	}
+	s->calls++;
+	s->func->active++;
+	pv_signal_fence();
+	t->top = f;
+	return top;
+}
+
+void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore)
+{
+	/* The handler's own frames are gone unless it skipped exits; then the
+	 * signal's frame, which sits two slots above restore. */
+	close_frames_down_to(t, pv_frame_above(restore, t->frame_size));
+	pv_signal_fence();
+	t->top = restore;
 }
 
 void pv_thread_close_all(struct pv_thread *t)
@@ -128,8 +174,7 @@ void pv_thread_restart(struct pv_thread *t)
 	pv_cct_clear(&t->cct);
 	t->read(t, now);
 	memcpy(t->last, now, sizeof(now));
-	for (struct pv_frame *f = pv_frame_above(t->stack, t->frame_size);
-	     (char *)f <= (char *)t->top; f = pv_frame_above(f, t->frame_size))
+	for (struct pv_frame *f = t->top; f != t->stack; f = frame_under(t, f))
 		memcpy(f->start, now, t->nev * sizeof(uint64_t));
 	t->stray_exits = t->resyncs = 0;
 }

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""fork, exec, posix_spawn, vfork and errno: each image and each process gets
+its own profile under its own name, and nothing the program sees changes."""
+import glob
+import json
+import os
+import harness as h
+
+t = h.Tap()
+prog = h.build("life", flags=h.NO_INLINE)
+
+
+def load(path):
+    with open(path) as f:
+        return h.Profile(json.load(f))
+
+
+def same_as_plain(mode, *args, **kw):
+    r = h.run([prog, mode] + list(args), outputs="prof.json", **kw)
+    plain = h.run([prog, mode] + list(args), preload=False)
+    t.eq((r.stdout, h.strip_profviz(r.stderr), r.rc), (plain.stdout, plain.stderr, plain.rc),
+         "%s: stdout, stderr and status as without the preload" % mode)
+    return r
+
+
+# fork: the child writes prof.<childpid>.json, the parent prof.json.
+r = same_as_plain("fork")
+files = sorted(os.listdir(r.workdir))
+child_files = [f for f in files if f != "prof.json"]
+t.ok("prof.json" in files and len(child_files) == 1 and child_files[0].startswith("prof.") and
+     child_files[0].endswith(".json"), "fork: parent and child files apart (%s)" % files)
+parent = r.json()
+t.eq(parent.calls("step"), 5, "fork: parent's profile unaffected by the child")
+t.eq(parent.calls("child_work"), 0, "fork: the child's work is not in the parent's")
+if child_files:
+    child = load(r.file(child_files[0]))
+    t.eq(child.calls("child_work"), 1, "fork: the child profiles itself from the fork on")
+    t.eq(child.calls("step"), 3, "fork: the child's counts start at the fork")
+    t.eq(child.data["pid"], int(child_files[0].split(".")[1]), "fork: named by its pid")
+
+r = h.run([prog, "fork"], outputs="prof.%p.json")
+t.eq(len(glob.glob(r.file("prof.*.json"))), 2, "fork with %p: one file per pid, no suffix added")
+
+r = h.run([prog, "fork"], outputs="prof.json", env={"PROFVIZ_CHILDREN": "0"})
+t.eq(sorted(os.listdir(r.workdir)), ["prof.json"], "PROFVIZ_CHILDREN=0: the child writes nothing")
+
+# exec: the image before exec writes prof.exec1.json; the new one prof.json.
+r = h.run([prog, "exec"], outputs="prof.json")
+t.eq(r.rc, 2, "exec: the new image runs to its end")
+t.eq(sorted(os.listdir(r.workdir)), ["prof.exec1.json", "prof.json"],
+     "exec: the replaced image's profile is kept beside the new one")
+before = load(r.file("prof.exec1.json"))
+after = r.json()
+t.eq(before.calls("step"), 5, "exec: profile of the image that called exec")
+t.ok(before.func("event_here") is not None, "exec: written while event_here was running")
+t.eq(after.calls("step"), 5, "exec: the new image profiles itself")
+t.eq(before.data["pid"], after.data["pid"], "exec: same pid, different files")
+r = h.run([prog, "execlp", prog], outputs="prof.json")
+t.eq(sorted(os.listdir(r.workdir)), ["prof.exec1.json", "prof.json"],
+     "execlp: the variadic family is covered too")
+
+# posix_spawn and vfork children must not disturb the parent's state.
+for mode in ("spawn", "vfork", "vfork_exit"):
+    r = same_as_plain(mode)
+    p = r.json()
+    want = 9 if mode != "vfork_exit" else 5
+    t.eq(p.calls("step"), want, "%s: parent's counts exact after the child" % mode)
+    t.ok(p.data["stray_exits"] == 0 and p.data["resyncs"] == 0,
+         "%s: parent's shadow stack intact" % mode)
+    t.eq(sorted(os.listdir(r.workdir)), ["prof.json"], "%s: only the parent writes" % mode)
+
+# errno across hooks, including first calls (the slow path).
+r = same_as_plain("errno")
+t.ok(b"errno changed 0 times" in r.stdout, "errno identical across every hook", r.stdout)
+q = h.run([prog, "return"], env={"PROFVIZ_QUIET": "1"})
+plain = h.run([prog, "return"], preload=False)
+t.eq(q.stderr, plain.stderr, "PROFVIZ_QUIET=1: stderr byte for byte the program's")
+t.done()
