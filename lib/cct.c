@@ -85,9 +85,13 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 	if (c)
 		return c;
 
+	/* Recursion folds within a signal handler's subtree, never across it:
+	 * above it are the interrupted code's nodes, which it may be updating. */
 	struct pv_node *ancestor = p;
-	while (ancestor && ancestor->fn != fn)
+	while (ancestor && ancestor->fn != fn && !pv_signal_of(ancestor->fn))
 		ancestor = ancestor->parent;
+	if (ancestor && ancestor->fn != fn)
+		ancestor = NULL;
 
 	if (ancestor) {
 		/* Recursion: count the call here, charge the activation to the ancestor. */
@@ -116,20 +120,33 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 
 const char pv_signal_markers[PV_NSIG];
 
-struct pv_node *pv_cct_signal_node(struct pv_cct *cct, int sig)
+struct pv_node *pv_cct_signal_node(struct pv_cct *cct, struct pv_node *at, int sig)
 {
 	if (sig <= 0 || sig >= PV_NSIG)
 		return NULL;
-	if (!cct->signal_nodes[sig]) {
-		void *fn = (void *)&pv_signal_markers[sig];
-		struct pv_func *f = func_of(cct, fn);
-		struct pv_node *n = f ? new_node(cct, fn, cct->root) : NULL;
-		if (!n)
-			return NULL;
-		n->func = f;
-		cct->signal_nodes[sig] = n;
-	}
-	return cct->signal_nodes[sig];
+	struct pv_signal_key key = { at, sig };
+	struct pv_signal_entry *e;
+	HASH_FIND(hh, cct->signal_index, &key, sizeof(key), e);
+	if (e)
+		return e->node;
+	void *fn = (void *)&pv_signal_markers[sig];
+	struct pv_func *f = func_of(cct, fn);
+	struct pv_node *n = f ? new_node(cct, fn, at) : NULL;
+	e = n ? pv_arena_alloc(&cct->arena, sizeof(*e)) : NULL;
+	if (!e)
+		return NULL;
+	n->func = f;
+	e->key = key;
+	e->node = n;
+	pv_uthash_arena = &cct->arena;
+	pv_uthash_failed = 0;
+	HASH_ADD(hh, cct->signal_index, key, sizeof(key), e);
+	pv_uthash_arena = NULL;
+	if (pv_uthash_failed)
+		return NULL;
+	n->next_sibling = cct->signal_list;
+	cct->signal_list = n;
+	return n;
 }
 
 /* top and everything below it, depth first. */
@@ -157,9 +174,8 @@ void pv_cct_walk(const struct pv_cct *cct,
 {
 	for (const struct pv_node *n = cct->root->first_child; n; n = n->next_sibling)
 		walk_subtree(n, visit, arg);
-	for (int sig = 1; sig < PV_NSIG; sig++)
-		if (cct->signal_nodes[sig])
-			walk_subtree(cct->signal_nodes[sig], visit, arg);
+	for (const struct pv_node *n = cct->signal_list; n; n = n->next_sibling)
+		walk_subtree(n, visit, arg);
 }
 
 static void clear_node(const struct pv_node *n, void *arg)

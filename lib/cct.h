@@ -65,13 +65,26 @@ static inline int pv_signal_of(const void *fn)
 		       : 0;
 }
 
+/* Where a signal's handler ran: under the node it interrupted. */
+struct pv_signal_key {
+	const struct pv_node *interrupted;
+	int sig;
+};
+
+struct pv_signal_entry {
+	struct pv_signal_key key;
+	struct pv_node *node;
+	UT_hash_handle hh;
+};
+
 struct pv_cct {
 	unsigned nev;
 	struct pv_node *root;
-	/* Signal handlers run under these, one per signal number: children of
-	 * the root, but kept out of its child list, which a hook interrupted by
-	 * the signal may be in the middle of reordering. */
-	struct pv_node *signal_nodes[PV_NSIG];
+	/* Signal nodes are children of the interrupted node but kept out of its
+	 * child list, which the interrupted hook may be reordering: they are
+	 * found through this index and listed in signal_list (by next_sibling). */
+	struct pv_signal_entry *signal_index;
+	struct pv_node *signal_list;
 	struct pv_arena arena;
 	struct pv_func *funcs; /* uthash by fn, allocated in the arena */
 	uint64_t nodes, fold_edges, funcs_count;
@@ -92,9 +105,10 @@ struct pv_node *pv_cct_find(struct pv_node *p, void *fn);
 /* Edge from p for fn, made if new; NULL only when memory ran out. */
 struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn);
 
-/* The node signal sig's handlers run under, made if new; NULL when memory
- * ran out. Safe in a signal handler that did not interrupt the slow path. */
-struct pv_node *pv_cct_signal_node(struct pv_cct *cct, int sig);
+/* The node for signal sig's handler interrupting at node at, made if new;
+ * NULL when memory ran out. Safe in a signal handler that did not interrupt
+ * the slow path (nothing else allocates). */
+struct pv_node *pv_cct_signal_node(struct pv_cct *cct, struct pv_node *at, int sig);
 
 /* Visit every node and fold edge below the root (signal nodes included),
  * parents before children, without recursion (paths can be thousands of

@@ -175,35 +175,49 @@ int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set)
 	memset(c, 0, sizeof(*c));
 	c->events = set;
 	c->n = set->n;
-	c->group_fd = -1;
-	unsigned members = 0;
+	int hw_leader = -1;
+	unsigned hw_members = 0;
+	for (unsigned i = 0; i < set->n; i++) {
+		c->fd[i] = -1;
+		c->leader[i] = -1;
+	}
 	for (unsigned i = 0; i < set->n; i++) {
 		const struct pv_event *e = &set->ev[i];
-		c->fd[i] = -1;
 		c->backend[i] = e->backend;
 		if (e->is_tsc)
 			continue;
-		int fd = perf_open(e, c->group_fd, c->group_fd < 0);
+		int software = e->type == PERF_TYPE_SOFTWARE;
+		int leader = software ? (int)i : hw_leader < 0 ? (int)i : hw_leader;
+		int fd = perf_open(e, leader == (int)i ? -1 : c->fd[leader], leader == (int)i);
 		if (fd < 0) {
 			int err = errno;
 			pv_counters_close(c);
 			return -err;
 		}
-		fd = adopt_fd(fd);
-		if (c->group_fd < 0)
-			c->group_fd = fd;
-		c->fd[i] = fd;
-		c->slot[i] = members++;
+		c->fd[i] = adopt_fd(fd);
+		c->leader[i] = leader;
+		c->slot[i] = software ? 0 : hw_members++;
+		if (!software && hw_leader < 0)
+			hw_leader = (int)i;
 		if (e->backend == PV_BACKEND_RDPMC) {
-			void *pc = mmap(NULL, (size_t)page_size(), PROT_READ, MAP_SHARED, fd, 0);
+			void *pc = mmap(NULL, (size_t)page_size(), PROT_READ, MAP_SHARED, c->fd[i], 0);
 			if (pc == MAP_FAILED)
 				c->backend[i] = PV_BACKEND_READ;
 			else
 				c->page[i] = pc;
 		}
-		c->any_read |= c->backend[i] == PV_BACKEND_READ;
 	}
 	return 0;
+}
+
+static void close_fd(struct pv_counters *c, unsigned i)
+{
+	/* Never a number the program has taken back. */
+	if (c->fd[i] >= 0 && pv_fd_is_ours(c->fd[i])) {
+		pv_fd_release(c->fd[i]);
+		close(c->fd[i]);
+	}
+	c->fd[i] = -1;
 }
 
 void pv_counters_close(struct pv_counters *c)
@@ -213,19 +227,11 @@ void pv_counters_close(struct pv_counters *c)
 			munmap(c->page[i], (size_t)page_size());
 		c->page[i] = NULL;
 	}
-	/* Members first, the leader last; never a number the program took back. */
-	for (unsigned i = c->n; i-- > 0;) {
-		if (c->fd[i] >= 0 && c->fd[i] != c->group_fd && pv_fd_is_ours(c->fd[i])) {
-			pv_fd_release(c->fd[i]);
-			close(c->fd[i]);
-		}
-		c->fd[i] = -1;
-	}
-	if (c->group_fd >= 0 && pv_fd_is_ours(c->group_fd)) {
-		pv_fd_release(c->group_fd);
-		close(c->group_fd);
-	}
-	c->group_fd = -1;
+	for (unsigned i = 0; i < c->n; i++) /* members before leaders */
+		if (c->leader[i] != (int)i)
+			close_fd(c, i);
+	for (unsigned i = 0; i < c->n; i++)
+		close_fd(c, i);
 }
 
 void pv_counters_forget_fd(struct pv_counters *c, int fd)
@@ -266,18 +272,18 @@ static uint64_t hw_clock(void *ctx)
 	return pv_arch_clock();
 }
 
-/* One read(2) of the whole group; 0 on success. */
-static int read_group(struct pv_counters *c, uint64_t *values)
+/* One read(2) of the group led by event lead; 0 on success. */
+static int read_group(struct pv_counters *c, int lead, uint64_t *values)
 {
 	uint64_t buf[3 + PV_MAX_EVENTS];
 	uint64_t enabled, running;
 	int saved_errno = errno;
-	ssize_t got = read(c->group_fd, buf, sizeof(buf));
+	ssize_t got = read(c->fd[lead], buf, sizeof(buf));
 	errno = saved_errno;
 	if (pv_group_parse(buf, got, PV_MAX_EVENTS, values, &enabled, &running) < 0)
 		return -1;
 	for (unsigned i = 0; i < c->n; i++)
-		if (c->backend[i] == PV_BACKEND_READ) {
+		if (c->leader[i] == lead) {
 			c->enabled[i] = enabled;
 			c->running[i] = running;
 		}
@@ -287,8 +293,8 @@ static int read_group(struct pv_counters *c, uint64_t *values)
 void pv_counters_read(struct pv_thread *t, uint64_t *now)
 {
 	struct pv_counters *c = &t->counters;
-	uint64_t group[PV_MAX_EVENTS];
-	int group_state = 0; /* 0 not read yet, 1 read, -1 failed */
+	uint64_t group[PV_MAX_EVENTS][PV_MAX_EVENTS];
+	signed char group_state[PV_MAX_EVENTS] = { 0 }; /* per leader: 1 read, -1 failed */
 	if (unlikely(__atomic_load_n(&c->lost, __ATOMIC_SEQ_CST))) {
 		if (c->lost == 1)
 			recover(t);
@@ -318,8 +324,9 @@ void pv_counters_read(struct pv_thread *t, uint64_t *now)
 			}
 			/* Not readable in user space right now: ask the kernel. */
 		}
-		if (group_state == 0)
-			group_state = read_group(c, group) == 0 ? 1 : -1;
-		now[i] = group_state > 0 ? c->base[i] + group[c->slot[i]] : t->last[i];
+		int lead = c->leader[i];
+		if (group_state[lead] == 0)
+			group_state[lead] = read_group(c, lead, group[lead]) == 0 ? 1 : -1;
+		now[i] = group_state[lead] > 0 ? c->base[i] + group[lead][c->slot[i]] : t->last[i];
 	}
 }

@@ -39,16 +39,18 @@ struct pv_event_set {
 	struct pv_event ev[PV_MAX_EVENTS];
 };
 
-/* A thread's open perf events. */
+/* A thread's open perf events. Hardware events form one group, so they are
+ * scheduled (and multiplexed) together; each software event leads a group
+ * of its own, because a group read does not bring a member from another
+ * software PMU up to date (task-clock under page-faults reads stale). */
 struct pv_counters {
 	const struct pv_event_set *events; /* what was opened, for a reopen */
 	unsigned n;                       /* events, in the set's order */
 	enum pv_backend backend[PV_MAX_EVENTS];
 	int fd[PV_MAX_EVENTS];            /* -1 for the TSC */
 	struct perf_event_mmap_page *page[PV_MAX_EVENTS];
-	int group_fd;                     /* leader, -1 if no perf event */
-	unsigned slot[PV_MAX_EVENTS];     /* index in the group's read(2) buffer */
-	int any_read;                     /* some event needs read(2) */
+	int leader[PV_MAX_EVENTS];        /* the event leading event i's group, or -1 */
+	unsigned slot[PV_MAX_EVENTS];     /* index in that group's read(2) buffer */
 	int lost;                         /* the program closed one of our fds (2: for good) */
 	uint64_t base[PV_MAX_EVENTS];     /* added to readings: continuity over a reopen */
 	uint64_t enabled[PV_MAX_EVENTS];  /* latest time_enabled / time_running */

@@ -1,5 +1,8 @@
+#define _GNU_SOURCE
 #include "report.h"
 
+#include <signal.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +39,20 @@ static int arc_by_total_desc(const void *a, const void *b)
 	return x->callee - y->callee;
 }
 
+/* The node a signal's handlers ran under: "<signal SIGALRM>". */
+static void signal_symbol(int sig, struct pv_symbol *sym)
+{
+	const char *abbrev = sigabbrev_np(sig);
+	char name[64];
+	if (abbrev)
+		snprintf(name, sizeof(name), "<signal SIG%s>", abbrev);
+	else
+		snprintf(name, sizeof(name), "<signal %d>", sig);
+	memset(sym, 0, sizeof(*sym));
+	sym->name = strdup(name);
+	sym->module = strdup("");
+}
+
 /* The function's index once sorted; looked up through a temporary table. */
 struct fn_index {
 	void *fn;
@@ -70,7 +87,11 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *p,
 	unsigned i = 0;
 	for (struct pv_fstat *f = p->funcs; f; f = f->hh.next, i++) {
 		struct pv_rfunc *rf = &r->funcs[i];
-		pv_symbols_lookup(syms, f->fn, &rf->sym);
+		int sig = pv_signal_of(f->fn);
+		if (sig)
+			signal_symbol(sig, &rf->sym);
+		else
+			pv_symbols_lookup(syms, f->fn, &rf->sym);
 		rf->calls = f->calls;
 		for (unsigned e = 0; e < p->nev; e++) {
 			rf->self[e] = scaled(f->self[e], scale[e]);

@@ -54,10 +54,11 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	int saved_errno = errno;
 	struct pv_thread *t = pv_self;
 	struct pv_frame *restore = NULL;
+	uint64_t saved_last[PV_MAX_EVENTS];
 	int mode = t->mode;
 	if (mode == PV_MODE_CLOCK || mode == PV_MODE_GENERIC) {
 		t->mode = PV_MODE_BUSY;
-		restore = pv_thread_signal_enter(t, sig, pv_arch_stack_pointer());
+		restore = pv_thread_signal_enter(t, sig, pv_arch_stack_pointer(), saved_last);
 		t->mode = restore ? mode : PV_MODE_BUSY; /* no room: run it unrecorded */
 	}
 	struct sigaction *a = &user_action[sig];
@@ -69,7 +70,7 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	saved_errno = errno;
 	if (restore) {
 		t->mode = PV_MODE_BUSY;
-		pv_thread_signal_leave(t, restore);
+		pv_thread_signal_leave(t, restore, saved_last);
 	}
 	t->mode = mode;
 	errno = saved_errno;

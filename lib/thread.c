@@ -128,13 +128,14 @@ void pv_thread_exit_slow(struct pv_thread *t, void *fn)
 	close_frames_down_to(t, frame_under(t, f));
 }
 
-struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t sp)
+struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t sp,
+					uint64_t *saved_last)
 {
 	struct pv_frame *top = t->top;
 	size_t fs = t->frame_size;
 	if ((char *)top + 2 * fs > (char *)t->stack_limit)
 		return NULL;
-	struct pv_node *s = pv_cct_signal_node(&t->cct, sig);
+	struct pv_node *s = pv_cct_signal_node(&t->cct, top->node, sig);
 	if (!s)
 		return NULL;
 	uint64_t now[PV_MAX_EVENTS];
@@ -142,8 +143,10 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 	struct pv_frame *f = pv_frame_above(pv_frame_above(top, fs), fs);
 	f->sp = sp;
 	f->node = s;
+	/* The interrupted code is charged nothing here: it may be a hook midway
+	 * through its own accounting. The handler runs on a clock of its own. */
 	for (unsigned i = 0; i < t->nev; i++) {
-		top->node->cost[i] += now[i] - t->last[i];
+		saved_last[i] = t->last[i];
 		t->last[i] = now[i];
 		f->start[i] = now[i];
 	}
@@ -154,11 +157,18 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 	return top;
 }
 
-void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore)
+void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore,
+			    const uint64_t *saved_last)
 {
-	/* The handler's own frames are gone unless it skipped exits; then the
-	 * signal's frame, which sits two slots above restore. */
+	struct pv_frame *f = pv_frame_above(pv_frame_above(restore, t->frame_size), t->frame_size);
+	uint64_t start[PV_MAX_EVENTS];
+	memcpy(start, f->start, t->nev * sizeof(uint64_t));
+	/* The handler's frames are gone unless it skipped exits; then the signal's. */
 	close_frames_down_to(t, pv_frame_above(restore, t->frame_size));
+	/* Resume the interrupted clock as if the handler took no time: whatever
+	 * the interrupted code subtracts next excludes it. */
+	for (unsigned i = 0; i < t->nev; i++)
+		t->last[i] = saved_last[i] + (t->last[i] - start[i]);
 	pv_signal_fence();
 	t->top = restore;
 }

@@ -84,13 +84,16 @@ void pv_thread_release(struct pv_thread *t);
 void pv_thread_enter_slow(struct pv_thread *t, void *fn, uintptr_t sp);
 void pv_thread_exit_slow(struct pv_thread *t, void *fn);
 
-/* Around a signal handler: the handler's calls are recorded under the
- * signal's own node. A frame for it goes one slot above the top, leaving
- * the next slot to a hook the signal may have interrupted mid-push. Returns
- * the top to restore afterwards, or NULL if the handler must run unrecorded
- * (inside the runtime, or no room without moving the stack). */
-struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t sp);
-void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore);
+/* Around a signal handler: the handler's calls are recorded under a node
+ * for the signal, a child of the interrupted function. Its frame goes one
+ * slot above the top, leaving the next slot to a hook the signal may have
+ * interrupted mid-push. Returns the top to restore afterwards (and fills
+ * saved_last for the leave), or NULL if the handler must run unrecorded (no
+ * room without moving the stack, or no memory). */
+struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t sp,
+					uint64_t *saved_last);
+void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore,
+			    const uint64_t *saved_last);
 
 /* Close every open activation as if it returned now (thread end, exit, fork). */
 void pv_thread_close_all(struct pv_thread *t);
