@@ -24,6 +24,7 @@ class Tap:
 
     def ok(self, cond, name, diag=None):
         self.n += 1
+        name = " ".join(str(name).split())  # one TAP line, whatever the name holds
         print(("ok" if cond else "not ok") + " %d - %s" % (self.n, name))
         if not cond:
             self.failed += 1
