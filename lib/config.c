@@ -63,42 +63,54 @@ static int template_ok(const char *path)
 	return 1;
 }
 
+/* Why one item of PROFVIZ_OUTPUT is unusable, or NULL if it is fine. */
+static const char *output_problem(const char *item, size_t len, struct pv_output *o,
+				  char *why, size_t why_size)
+{
+	if (len == 0)
+		return " has an empty item";
+	if (len >= sizeof(o->path))
+		return " has a file name that is too long";
+	memcpy(o->path, item, len);
+	o->path[len] = '\0';
+	if (format_of(o->path, &o->format) < 0)
+		snprintf(why, why_size, ": '%.256s' does not end in .dot or .json", o->path);
+	else if (!template_ok(o->path))
+		snprintf(why, why_size, ": '%.256s' has a %% other than %%p, %%h or %%%%", o->path);
+	else
+		return NULL;
+	return why;
+}
+
 static void parse_outputs(struct pv_config *c, const char *value)
 {
 	const char *name = "PROFVIZ_OUTPUT";
 	c->n_outputs = 0;
 	if (value) {
-		const char *item = value;
-		for (;;) {
+		/* Report each bad item; the last report also says what is written
+		 * instead when nothing usable is left. */
+		char pending[1024] = "";
+		for (const char *item = value;;) {
 			size_t len = strcspn(item, ",");
-			char path[PATH_MAX];
-			struct pv_output *o = &c->outputs[c->n_outputs];
-			if (len == 0) {
-				pv_log("%s='%s' has an empty item; it is ignored", name, value);
-			} else if (len >= sizeof(path)) {
-				pv_log("%s='%s': a file name is too long; it is ignored", name, value);
+			char why[320];
+			struct pv_output *o = &c->outputs[c->n_outputs < PV_MAX_OUTPUTS ? c->n_outputs : 0];
+			const char *problem = c->n_outputs == PV_MAX_OUTPUTS && len
+						      ? " names more than 8 files; the rest are ignored"
+						      : output_problem(item, len, o, why, sizeof(why));
+			if (problem) {
+				if (pending[0])
+					pv_log("%s; it is ignored", pending);
+				snprintf(pending, sizeof(pending), "%s='%.256s'%s", name, value,
+					 problem);
 			} else {
-				memcpy(path, item, len);
-				path[len] = '\0';
-				if (c->n_outputs == PV_MAX_OUTPUTS)
-					pv_log("%s='%s': more than %d files; '%s' is ignored", name,
-					       value, PV_MAX_OUTPUTS, path);
-				else if (format_of(path, &o->format) < 0)
-					pv_log("%s='%s': '%s' does not end in .dot or .json; it is ignored",
-					       name, value, path);
-				else if (!template_ok(path))
-					pv_log("%s='%s': '%s' has a %% other than %%p, %%h or %%%%; it is ignored",
-					       name, value, path);
-				else
-					memcpy(o->path, path, len + 1), c->n_outputs++;
+				c->n_outputs++;
 			}
-			if (!item[len])
+			if (!item[len] || c->n_outputs > PV_MAX_OUTPUTS)
 				break;
 			item += len + 1;
 		}
-		if (c->n_outputs == 0)
-			pv_log("%s='%s' names no usable file; writing %s", name, value,
-			       PV_DEFAULT_OUTPUT);
+		if (pending[0])
+			pv_log("%s; %s", pending, c->n_outputs ? "it is ignored" : "writing " PV_DEFAULT_OUTPUT);
 	}
 	if (c->n_outputs == 0) {
 		strcpy(c->outputs[0].path, PV_DEFAULT_OUTPUT);

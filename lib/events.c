@@ -335,13 +335,15 @@ static size_t item_length(const char *s)
 
 unsigned pv_events_parse(const char *list, const char *sysfs, struct pv_event_set *out)
 {
+	int empty_reported = 0;
 	out->n = 0;
 	for (const char *s = list;;) {
 		size_t len = item_length(s);
 		char item[256];
 		char why[256] = "";
 		if (len == 0) {
-			pv_log(VAR "='%s' has an empty item; it is ignored", list);
+			if (!empty_reported++)
+				pv_log(VAR "='%s' has an empty item; it is ignored", list);
 		} else if (len >= sizeof(item)) {
 			pv_log(VAR ": an event name is longer than %zu characters; it is ignored",
 			       sizeof(item) - 1);

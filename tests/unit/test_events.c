@@ -148,6 +148,7 @@ int main(void)
 		       "profviz: PROFVIZ_EVENTS='cycles,,instructions' has an empty item; it is "
 		       "ignored");
 	expect_message("", 0, "profviz: PROFVIZ_EVENTS='' has an empty item; it is ignored");
+	expect_message(",,,", 0, "profviz: PROFVIZ_EVENTS=',,,' has an empty item; it is ignored");
 	expect_message("cycles,cpu-cycles", 1,
 		       "profviz: PROFVIZ_EVENTS: 'cpu-cycles' is listed twice; counted once");
 	n = parse("nopmu/event=1/");

@@ -1,0 +1,140 @@
+/* PROFVIZ_* parsing: defaults, valid values, and the exact message and
+ * fallback for each kind of bad value. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "log.h"
+#include "tap.h"
+
+static char messages[8][512];
+static int n_messages;
+
+static void capture(const char *line)
+{
+	if (n_messages < 8)
+		snprintf(messages[n_messages], sizeof(messages[0]), "%s", line);
+	n_messages++;
+}
+
+static const char *names[8], *values[8];
+static int n_vars;
+
+static const char *fake_getenv(const char *name)
+{
+	for (int i = 0; i < n_vars; i++)
+		if (!strcmp(names[i], name))
+			return values[i];
+	return NULL;
+}
+
+static struct pv_config c;
+
+static void load(int secure, const char *name, const char *value)
+{
+	n_vars = 0;
+	if (name) {
+		names[0] = name;
+		values[0] = value;
+		n_vars = 1;
+	}
+	n_messages = 0;
+	memset(messages, 0, sizeof(messages));
+	pv_config_load(&c, fake_getenv, secure);
+}
+
+static void expect_message(const char *name, const char *value, const char *message)
+{
+	load(0, name, value);
+	if (!tap_ok(n_messages == 1 && !strcmp(messages[0], message), "%s='%s' reported", name,
+		    value))
+		printf("#   %d messages: '%s'\n#   want '%s'\n", n_messages, messages[0], message);
+}
+
+int main(void)
+{
+	pv_log_set_sink(capture);
+
+	load(0, NULL, NULL);
+	tap_ok(n_messages == 0, "no variables: no messages");
+	tap_ok(c.n_outputs == 1 && !strcmp(c.outputs[0].path, "prof.dot") &&
+		       c.outputs[0].format == PV_FORMAT_DOT,
+	       "default output prof.dot");
+	tap_ok(c.node_threshold == 0.5 && c.edge_threshold == 0.1, "default thresholds");
+	tap_ok(!c.quiet && !c.disabled && c.children, "default flags");
+
+	load(0, "PROFVIZ_OUTPUT", "a.json,b.%p.dot");
+	tap_ok(c.n_outputs == 2 && c.outputs[0].format == PV_FORMAT_JSON &&
+		       c.outputs[1].format == PV_FORMAT_DOT && n_messages == 0,
+	       "two outputs, format from the extension");
+	load(0, "PROFVIZ_NODE_THRESHOLD", "2.5");
+	tap_ok(c.node_threshold == 2.5 && n_messages == 0, "node threshold set");
+	load(0, "PROFVIZ_EDGE_THRESHOLD", "0");
+	tap_ok(c.edge_threshold == 0 && n_messages == 0, "edge threshold 0 allowed");
+	load(0, "PROFVIZ_QUIET", "1");
+	tap_ok(c.quiet && n_messages == 0, "quiet set");
+
+	expect_message("PROFVIZ_QUIET", "yes", "profviz: PROFVIZ_QUIET='yes' is not 0 or 1; using 0");
+	tap_ok(c.quiet == 0, "... and the default used");
+	expect_message("PROFVIZ_CHILDREN", "2",
+		       "profviz: PROFVIZ_CHILDREN='2' is not 0 or 1; using 1");
+	const char *bad_percent[] = { "abc", "-1", "101", "1e999", "", "0x", "nan", "5%" };
+	for (size_t i = 0; i < sizeof(bad_percent) / sizeof(bad_percent[0]); i++) {
+		char want[256];
+		snprintf(want, sizeof(want),
+			 "profviz: PROFVIZ_NODE_THRESHOLD='%s' is not a percentage from 0 to 100; "
+			 "using 0.5",
+			 bad_percent[i]);
+		expect_message("PROFVIZ_NODE_THRESHOLD", bad_percent[i], want);
+		tap_ok(c.node_threshold == 0.5, "... and 0.5 used");
+	}
+	expect_message("PROFVIZ_EDGE_THRESHOLD", "huge",
+		       "profviz: PROFVIZ_EDGE_THRESHOLD='huge' is not a percentage from 0 to 100; "
+		       "using 0.1");
+
+	expect_message("PROFVIZ_OUTPUT", "",
+		       "profviz: PROFVIZ_OUTPUT='' has an empty item; writing prof.dot");
+	tap_ok(c.n_outputs == 1 && !strcmp(c.outputs[0].path, "prof.dot"), "... prof.dot used");
+	expect_message("PROFVIZ_OUTPUT", "a.txt",
+		       "profviz: PROFVIZ_OUTPUT='a.txt': 'a.txt' does not end in .dot or .json; "
+		       "writing prof.dot");
+	expect_message("PROFVIZ_OUTPUT", "a.dot,,b.json",
+		       "profviz: PROFVIZ_OUTPUT='a.dot,,b.json' has an empty item; it is ignored");
+	tap_ok(c.n_outputs == 2, "... the others kept");
+	expect_message("PROFVIZ_OUTPUT", "x%z.dot,y.json",
+		       "profviz: PROFVIZ_OUTPUT='x%z.dot,y.json': 'x%z.dot' has a % other than %p, "
+		       "%h or %%; it is ignored");
+	expect_message("PROFVIZ_OUTPUT", "dir.d/file",
+		       "profviz: PROFVIZ_OUTPUT='dir.d/file': 'dir.d/file' does not end in .dot or "
+		       ".json; writing prof.dot");
+	load(0, "PROFVIZ_OUTPUT", "a.txt,b.txt");
+	tap_ok(n_messages == 2 && strstr(messages[0], "'a.txt' does not end in .dot or .json; "
+						      "it is ignored") &&
+		       strstr(messages[1], "'b.txt' does not end in .dot or .json; writing prof.dot"),
+	       "one message per bad item, the last naming the default");
+	load(0, "PROFVIZ_OUTPUT", "1.dot,2.dot,3.dot,4.dot,5.dot,6.dot,7.dot,8.dot,9.dot");
+	tap_ok(c.n_outputs == 8 && n_messages == 1 &&
+		       strstr(messages[0], "names more than 8 files; the rest are ignored"),
+	       "more than 8 outputs reported");
+
+	load(1, "PROFVIZ_OUTPUT", "/tmp/elsewhere.json");
+	tap_ok(n_messages == 1 &&
+		       !strcmp(messages[0], "profviz: PROFVIZ_OUTPUT is ignored in a setuid/setgid "
+					    "program; writing prof.dot") &&
+		       !strcmp(c.outputs[0].path, "prof.dot"),
+	       "setuid: PROFVIZ_OUTPUT ignored, with a message");
+
+	char long_events[2000];
+	memset(long_events, 'a', sizeof(long_events) - 1);
+	long_events[sizeof(long_events) - 1] = '\0';
+	expect_message("PROFVIZ_EVENTS", long_events,
+		       "profviz: PROFVIZ_EVENTS is longer than 1023 characters; using the default");
+
+	char out[64];
+	tap_ok(pv_expand_path("p.%p.%%.json", 42, out, sizeof(out)) == 0 &&
+		       !strcmp(out, "p.42.%.json"),
+	       "%%p and %%%% expanded");
+	tap_ok(pv_expand_path("%p%p%p%p%p%p%p%p%p%p", 123456789, out, 32) == -1,
+	       "an expansion that does not fit is refused");
+	return tap_done();
+}
