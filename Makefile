@@ -46,8 +46,33 @@ build/unit/%: tests/unit/%.c $(LIB_SRCS) $(RT_HDRS) tests/unit/tap.h | deps
 
 unit: $(UNIT_BINS)
 
-check: profviz.so $(UNIT_BINS)
-	prove -f $(UNIT_BINS) tests/t_*.py
+# With SAN=address or SAN=thread, the integration tests preload a runtime
+# built with that sanitizer, behind the sanitizer's own library.
+ifneq ($(SAN),)
+SAN_SO := build/profviz-$(SAN).so
+SAN_LIB := $(shell $(CC) -print-file-name=$(if $(filter thread,$(SAN)),libtsan.so,libasan.so))
+# The sanitizers' own fatal-signal reports would change how the test programs
+# die: leave those signals to the program (and to profviz's handler).
+SAN_SIGNALS := handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0
+TEST_ENV := PROFVIZ_TEST_PRELOAD="$(SAN_LIB) $(abspath $(SAN_SO))" PROFVIZ_TEST_SAN=$(SAN) \
+	ASAN_OPTIONS=detect_leaks=0:disable_coredump=0:$(SAN_SIGNALS) \
+	TSAN_OPTIONS=report_signal_unsafe=0:disable_coredump=0:$(SAN_SIGNALS):suppressions=$(abspath tests/tsan.supp)
+endif
+
+# TSan's start-up calls "the next" sigaction, i.e. profviz's wrapper, before
+# it can run instrumented code: the libc wrappers are built without it.
+WRAPPERS := lib/interpose.c lib/signals.c
+WRAPPER_SAN_FLAGS := $(if $(filter thread,$(SAN)),,$(SAN_FLAGS))
+
+$(SAN_SO): $(RT_SRCS) $(RT_HDRS) lib/profviz.map | deps
+	@mkdir -p build/san-$(SAN)
+	$(CC) $(RT_CFLAGS) $(WRAPPER_SAN_FLAGS) -c lib/interpose.c -o build/san-$(SAN)/interpose.o
+	$(CC) $(RT_CFLAGS) $(WRAPPER_SAN_FLAGS) -c lib/signals.c -o build/san-$(SAN)/signals.o
+	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) $(RT_LDFLAGS) -o $@ \
+		$(filter-out $(WRAPPERS),$(RT_SRCS)) build/san-$(SAN)/*.o $(RT_LIBS)
+
+check: profviz.so $(UNIT_BINS) $(SAN_SO)
+	$(TEST_ENV) prove -f $(UNIT_BINS) tests/t_*.py
 
 demo: profviz.so
 	$(MAKE) -C examples demo
@@ -64,3 +89,21 @@ clean:
 	$(MAKE) -C examples clean
 
 .PHONY: all unit check demo bench deps clean
+
+# Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := build/fuzz/fuzz_config build/fuzz/fuzz_events
+build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c lib/config.c lib/log.c | deps
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -o $@ $^ -lm
+build/fuzz/fuzz_events: tests/fuzz/fuzz_events.c lib/events.c lib/log.c | deps
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -o $@ $^ -ldl
+
+fuzz: $(FUZZ_TARGETS)
+	for t in config events; do \
+		mkdir -p build/fuzz/corpus_$$t && cp tests/fuzz/corpus_$$t/* build/fuzz/corpus_$$t/; \
+		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) build/fuzz/corpus_$$t || exit 1; \
+	done
+
+.PHONY: fuzz

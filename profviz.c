@@ -335,11 +335,13 @@ static double clock_scale(double *wall_seconds)
 
 /* Write the outputs from the ended threads plus a snapshot of the live ones.
  * at_exit: the process is ending, so live threads' open frames are closed. */
-static int dump(int at_exit, int exec_n)
+/* Add the threads still running to snap. Other threads are read while they
+ * run: the hooks take no lock, so nothing can stop them, and their last
+ * instants come out approximate (tests/tsan.supp names this function). At
+ * exit, their frames are closed first where their counters can be read from
+ * here (the TSC). Caller holds pv_lock. */
+static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 {
-	struct pv_profile snap;
-	pv_profile_init(&snap, pv_events.n);
-	pthread_mutex_lock(&pv_lock);
 	for (struct pv_thread *t = pv_live; t; t = t->next) {
 		if (at_exit && t->mode != PV_MODE_OFF) {
 			int clock_only = t->run_mode == PV_MODE_CLOCK;
@@ -347,10 +349,24 @@ static int dump(int at_exit, int exec_n)
 			if (t == pv_self || clock_only)
 				pv_thread_close_all(t);
 		}
-		merge_thread(&snap, t);
+		merge_thread(snap, t);
 	}
+}
+
+static int dump(int at_exit, int exec_n)
+{
+	struct pv_profile snap;
+	pv_profile_init(&snap, pv_events.n);
+	pthread_mutex_lock(&pv_lock);
+	snapshot_live_threads(&snap, at_exit);
 	pv_profile_add(&snap, &pv_profile);
 	pthread_mutex_unlock(&pv_lock);
+	if (!snap.funcs) {
+		/* Nothing instrumented ran here (a shell, make, timeout): writing
+		 * would only replace the files of a process that has a profile. */
+		pv_profile_clear(&snap);
+		return 0;
+	}
 
 	struct pv_report r = {
 		.program = pv_program,
@@ -483,6 +499,7 @@ static const char *env(const char *name)
 static void pv_init(void)
 {
 	int saved_errno = errno;
+	pv_interpose_init();
 	pv_config_load(&pv_config, env, getauxval(AT_SECURE) != 0);
 	ssize_t n = readlink("/proc/self/exe", pv_program, sizeof(pv_program) - 1);
 	pv_program[n > 0 ? n : 0] = '\0';

@@ -30,23 +30,54 @@ static void note_longjmp(void)
 	}
 }
 
-typedef void jump_fn(struct __jmp_buf_tag *, int);
+/* libc's own functions behind the wrappers, looked up once at start-up:
+ * a wrapper may run in a signal handler (close is async-signal-safe), where
+ * dlsym is not. A call that comes before start-up looks its function up then. */
+enum {
+	NEXT_longjmp, NEXT__longjmp, NEXT_siglongjmp, NEXT___longjmp_chk,
+	NEXT_execve, NEXT_execv, NEXT_execvp, NEXT_execvpe, NEXT_fexecve, NEXT_execveat,
+	NEXT__exit, NEXT__Exit, NEXT_dlclose,
+	NEXT_close, NEXT_dup2, NEXT_dup3, NEXT_close_range, NEXT_closefrom,
+	NEXT_COUNT
+};
 
-static jump_fn *next_fn(jump_fn **cache, const char *name)
+static const char *const next_names[NEXT_COUNT] = {
+	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+	"execve", "execv", "execvp", "execvpe", "fexecve", "execveat",
+	"_exit", "_Exit", "dlclose",
+	"close", "dup2", "dup3", "close_range", "closefrom",
+};
+
+static void *next_fns[NEXT_COUNT];
+
+static void *next_symbol(int which)
 {
-	if (!*cache)
-		*cache = (jump_fn *)dlsym(RTLD_NEXT, name);
-	if (!*cache)
-		abort(); /* no libc longjmp: nothing sane is left to do */
-	return *cache;
+	void *f = __atomic_load_n(&next_fns[which], __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = dlsym(RTLD_NEXT, next_names[which]);
+		if (!f)
+			abort(); /* libc without the function the program just called */
+		__atomic_store_n(&next_fns[which], f, __ATOMIC_RELEASE);
+	}
+	return f;
 }
+
+void pv_interpose_init(void)
+{
+	for (int i = 0; i < NEXT_COUNT; i++)
+		if (!next_fns[i])
+			next_fns[i] = dlsym(RTLD_NEXT, next_names[i]);
+}
+
+#define PV_NEXT(type, name) ((type *)next_symbol(NEXT_##name))
+
+typedef void jump_fn(struct __jmp_buf_tag *, int);
 
 #define PV_JUMP_WRAPPER(name)                                                     \
 	PV_EXPORT __attribute__((noreturn)) void name(struct __jmp_buf_tag env[1], int val) \
 	{                                                                         \
-		static jump_fn *real;                                             \
 		note_longjmp();                                                   \
-		next_fn(&real, #name)(env, val);                                  \
+		PV_NEXT(jump_fn, name)(env, val);                                 \
 		__builtin_unreachable();                                          \
 	}
 
@@ -61,16 +92,6 @@ typedef int execve_fn(const char *, char *const[], char *const[]);
 typedef int execv_fn(const char *, char *const[]);
 typedef int fexecve_fn(int, char *const[], char *const[]);
 typedef int execveat_fn(int, const char *, char *const[], char *const[], int);
-
-#define PV_NEXT(type, name) ((type *)next_symbol(#name))
-
-static void *next_symbol(const char *name)
-{
-	void *f = dlsym(RTLD_NEXT, name);
-	if (!f)
-		abort(); /* libc without the function the program just called */
-	return f;
-}
 
 PV_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
@@ -184,12 +205,9 @@ typedef void closefrom_fn(int);
 
 PV_EXPORT int close(int fd)
 {
-	static close_fn *real;
-	if (!real)
-		real = PV_NEXT(close_fn, close);
 	if (unlikely(pv_fd_is_ours(fd)))
 		pv_runtime_fds_taken((unsigned)fd, (unsigned)fd);
-	return real(fd);
+	return PV_NEXT(close_fn, close)(fd);
 }
 
 PV_EXPORT int dup2(int oldfd, int newfd)

@@ -31,6 +31,9 @@ PV_HIDDEN void pv_runtime_module_closing(void *handle);
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
 
+/* Look up libc's functions behind the wrappers, while it is safe to. */
+PV_HIDDEN void pv_interpose_init(void);
+
 /* Install the runtime's handlers for fatal signals left at their default. */
 PV_HIDDEN void pv_signals_init(void);
 

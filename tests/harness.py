@@ -11,6 +11,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROGS = os.path.join(ROOT, "tests", "progs")
 BUILD = os.path.join(ROOT, "build", "progs")
 PRELOAD = os.path.join(ROOT, "profviz.so")
+# make SAN=... check: a sanitizer runtime first, then a sanitized profviz.so.
+PRELOAD_LIST = os.environ.get("PROFVIZ_TEST_PRELOAD", PRELOAD)
+SANITIZED = "PROFVIZ_TEST_PRELOAD" in os.environ
+SANITIZER = os.environ.get("PROFVIZ_TEST_SAN", "")  # "address", "thread" or ""
 INSTRUMENT = ["-O2", "-g", "-finstrument-functions"]
 # Every hook call then is a real call, as callgrind and the counts expect.
 NO_INLINE = ["-fno-inline", "-fno-partial-inlining", "-fno-ipa-cp", "-fno-ipa-sra",
@@ -92,7 +96,7 @@ def run(argv, preload=True, env=None, workdir=None, outputs="prof.dot,prof.json"
         if k.startswith("PROFVIZ_"):
             del e[k]
     if preload:
-        e["LD_PRELOAD"] = PRELOAD
+        e["LD_PRELOAD"] = PRELOAD_LIST
         if outputs is not None:
             e["PROFVIZ_OUTPUT"] = outputs
     else:

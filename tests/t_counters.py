@@ -25,7 +25,12 @@ t.ok(h.profviz_lines(r.stderr)[0].startswith(
     "profviz: events page-faults (read), task-clock (read); writing"), "start-up line lists each "
     "event's backend", r.stderr)
 faults = p.func("touch_pages")["self"][0]
-t.ok(N <= faults <= N * 1.02 + 10, "touch_pages of %d pages shows %d page faults" % (N, faults))
+if h.SANITIZER == "thread":
+    t.skip("touch_pages of %d pages shows %d page faults" % (N, faults),
+           "TSan's shadow memory faults in the same function")
+else:
+    t.ok(N <= faults <= N * 1.02 + 10, "touch_pages of %d pages shows %d page faults"
+         % (N, faults))
 others = sum(f["self"][0] for f in p.funcs if f["name"] in ("light", "heavy", "work"))
 t.ok(others < 20, "functions that touch no new memory show few faults (%d)" % others)
 ratio = p.arc("heavy", "work")["total"][1] / p.arc("light", "work")["total"][1]

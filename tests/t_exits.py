@@ -18,7 +18,7 @@ def run_raw(mode, preload, sigint_ignored=False):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROFVIZ_")}
     env.pop("LD_PRELOAD", None)
     if preload:
-        env["LD_PRELOAD"] = h.PRELOAD
+        env["LD_PRELOAD"] = h.PRELOAD_LIST
         env["PROFVIZ_OUTPUT"] = "prof.json"
 
     def setup():

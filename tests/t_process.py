@@ -67,7 +67,10 @@ for mode in ("spawn", "vfork", "vfork_exit"):
     t.eq(p.calls("step"), want, "%s: parent's counts exact after the child" % mode)
     t.ok(p.data["stray_exits"] == 0 and p.data["resyncs"] == 0,
          "%s: parent's shadow stack intact" % mode)
-    t.eq(sorted(os.listdir(r.workdir)), ["prof.json"], "%s: only the parent writes" % mode)
+    if h.SANITIZER == "thread" and mode.startswith("vfork"):
+        t.skip("%s: only the parent writes" % mode, "TSan runs vfork as fork")
+    else:
+        t.eq(sorted(os.listdir(r.workdir)), ["prof.json"], "%s: only the parent writes" % mode)
 
 # errno across hooks, including first calls (the slow path).
 r = same_as_plain("errno")

@@ -27,7 +27,7 @@ dot = open(r.file("prof.dot")).read()
 t.ok("[libshape.so]" in dot, "library functions carry their module in the graph")
 
 cxx = h.build("cxx", sources=["cxx.cpp"], compiler="g++", flags=h.NO_INLINE)
-r = h.run([cxx])
+r = h.run([cxx], env={"PROFVIZ_NODE_THRESHOLD": "0"})  # every name in the graph
 p = r.json()
 names = [f["name"] for f in p.funcs]
 t.ok("geo::Box<int>::grow(int) const" in names, "member of a template demangled",

@@ -24,6 +24,10 @@ p = r.json()
 t.eq(p.calls("short_task"), 10000, "10,000 short-lived threads: every call counted")
 t.eq(p.arc_calls(None, "short_lived"), 10000, "each thread's root arc counted")
 before, after = (int(x) for x in open(rss).read().split())
-t.ok(after - before < 4096, "memory flat over 9,000 thread lifetimes (%d KiB growth)"
-     % (after - before))
+if h.SANITIZED:
+    # Measured: the sanitizer runtime alone grows RSS ~50 MiB over 10,000 threads.
+    t.skip("memory flat over 9,000 thread lifetimes", "the sanitizer keeps per-thread state")
+else:
+    t.ok(after - before < 4096, "memory flat over 9,000 thread lifetimes (%d KiB growth)"
+         % (after - before))
 t.done()
