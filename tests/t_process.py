@@ -38,6 +38,15 @@ if child_files:
     t.eq(child.calls("step"), 3, "fork: the child's counts start at the fork")
     t.eq(child.data["pid"], int(child_files[0].split(".")[1]), "fork: named by its pid")
 
+# perf events: the child must count itself, not read the parent's counters.
+r = h.run([prog, "fork"], outputs="prof.json", env={"PROFVIZ_EVENTS": "task-clock"})
+child_files = [f for f in os.listdir(r.workdir) if f != "prof.json"]
+child = load(r.file(child_files[0])) if child_files else None
+t.ok(child is not None and child.data["backends"] == ["read"] and
+     0 < child.func("child_work")["total"][0] < 50e6,
+     "fork with perf events: the child opens and reads its own")
+t.eq(r.json().func("event_here")["calls"], 1, "fork with perf events: parent unaffected")
+
 r = h.run([prog, "fork"], outputs="prof.%p.json")
 t.eq(len(glob.glob(r.file("prof.*.json"))), 2, "fork with %p: one file per pid, no suffix added")
 
