@@ -40,7 +40,7 @@ UNIT_LIB_SRCS := $(filter-out lib/interpose.c lib/signals.c,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
 
-build/unit/%: tests/unit/%.c $(LIB_SRCS) $(RT_HDRS) tests/unit/tap.h | deps
+build/unit/%: tests/unit/%.c $(LIB_SRCS) $(RT_HDRS) tests/unit/tap.h tests/unit/messages.h | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -fPIC,$(RT_CFLAGS)) $(SAN_FLAGS) -Itests/unit -o $@ $< $(UNIT_LIB_SRCS) $(RT_LIBS)
 

@@ -4,18 +4,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "log.h"
+#include "messages.h"
 #include "tap.h"
-
-static char messages[8][512];
-static int n_messages;
-
-static void capture(const char *line)
-{
-	if (n_messages < 8)
-		snprintf(messages[n_messages], sizeof(messages[0]), "%s", line);
-	n_messages++;
-}
 
 static const char *names[8], *values[8];
 static int n_vars;
@@ -38,8 +28,7 @@ static void load(int secure, const char *name, const char *value)
 		values[0] = value;
 		n_vars = 1;
 	}
-	n_messages = 0;
-	memset(messages, 0, sizeof(messages));
+	messages_clear();
 	pv_config_load(&c, fake_getenv, secure);
 }
 
@@ -53,7 +42,7 @@ static void expect_message(const char *name, const char *value, const char *mess
 
 int main(void)
 {
-	pv_log_set_sink(capture);
+	messages_capture();
 
 	load(0, NULL, NULL);
 	tap_ok(n_messages == 0, "no variables: no messages");

@@ -7,18 +7,8 @@
 #include <unistd.h>
 
 #include "events.h"
-#include "log.h"
+#include "messages.h"
 #include "tap.h"
-
-static char messages[8][512];
-static int n_messages;
-
-static void capture(const char *line)
-{
-	if (n_messages < 8)
-		snprintf(messages[n_messages], sizeof(messages[0]), "%s", line);
-	n_messages++;
-}
 
 static char sysfs[256];
 
@@ -54,8 +44,7 @@ static struct pv_event_set set;
 
 static unsigned parse(const char *list)
 {
-	n_messages = 0;
-	memset(messages, 0, sizeof(messages));
+	messages_clear();
 	return pv_events_parse(list, sysfs, &set);
 }
 
@@ -80,7 +69,7 @@ static void expect_message(const char *list, unsigned kept, const char *message)
 
 int main(void)
 {
-	pv_log_set_sink(capture);
+	messages_capture();
 	make_sysfs();
 
 	tap_ok(parse("tsc") == 1 && set.ev[0].is_tsc && n_messages == 0, "tsc");
