@@ -64,13 +64,6 @@ PV_HIDDEN __thread struct pv_thread *pv_self __attribute__((tls_model("initial-e
 static PV_NOINLINE __attribute__((cold)) void pv_enter_slow(struct pv_thread *t, void *fn,
 							     uintptr_t sp);
 static PV_NOINLINE __attribute__((cold)) void pv_exit_slow(struct pv_thread *t, void *fn);
-static void read_clock(struct pv_thread *t, uint64_t *now);
-
-static void read_clock(struct pv_thread *t, uint64_t *now)
-{
-	(void)t;
-	now[0] = pv_arch_clock();
-}
 
 /* The clock path when the caller's last callee was another function: every
  * branch off the hooks' straight line is a tail call, so the line itself
@@ -79,7 +72,7 @@ static PV_NOINLINE void pv_enter_other_callee(struct pv_thread *t, void *fn, uin
 {
 	struct pv_node *c = pv_cct_find(t->top->node, fn);
 	if (likely(c))
-		pv_push(t, t->top, c, sp, 1, read_clock);
+		pv_push(t, t->top, c, sp, 1, pv_read_clock);
 	else
 		pv_enter_slow(t, fn, sp);
 }
@@ -94,7 +87,7 @@ PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		if (likely(pv_can_push_above(t, f, sp))) {
 			struct pv_node *c = f->node->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
-				pv_push(t, f, c, sp, 1, read_clock);
+				pv_push(t, f, c, sp, 1, pv_read_clock);
 				return;
 			}
 			pv_enter_other_callee(t, fn, sp);
@@ -108,7 +101,7 @@ PV_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	(void)call_site;
 	struct pv_thread *t = pv_self;
-	if (likely(t->mode == PV_MODE_CLOCK) && likely(pv_try_exit(t, fn, 1, read_clock)))
+	if (likely(t->mode == PV_MODE_CLOCK) && likely(pv_try_exit(t, fn, 1, pv_read_clock)))
 		return;
 	pv_exit_slow(t, fn);
 }
@@ -263,6 +256,13 @@ static void pv_exit_slow(struct pv_thread *t, void *fn)
 
 /* ---- fork ---- */
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&pv_lock);
@@ -292,35 +292,29 @@ static void fork_child(void)
 		t = next;
 	}
 	pv_live = NULL;
-	if (self->mode > PV_MODE_BUSY)
-		return;
-	/* The parent's events count the parent: never read them here. */
-	pv_counters_close(&self->counters);
-	if (!pv_config.children || open_counters(self) < 0) {
-		pv_thread_release(self);
-		munmap(self, sizeof(*self));
+	int has_state = self->mode <= PV_MODE_BUSY; /* not a sentinel */
+	if (has_state)
+		pv_counters_close(&self->counters); /* the parent's: they count the parent */
+	if (!pv_config.children || (has_state && open_counters(self) < 0)) {
+		if (has_state) {
+			pv_thread_release(self);
+			munmap(self, sizeof(*self));
+		}
 		pv_self = &pv_gone;
 		pv_config.disabled = 1;
 		return;
 	}
+	pv_clock_start = pv_arch_clock();
+	pv_mono_start = mono_ns();
+	if (!has_state)
+		return; /* its first hook sets it up */
 	self->next = self->prev = NULL;
 	pv_live = self;
 	self->tid = gettid_raw();
 	pv_thread_restart(self);
-	pv_clock_start = pv_arch_clock();
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	pv_mono_start = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- output ---- */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ns per TSC tick over the run so far; short runs wait a little for precision. */
 static double clock_scale(double *wall_seconds)
@@ -333,8 +327,6 @@ static double clock_scale(double *wall_seconds)
 	return ticks ? (double)(mono - pv_mono_start) / (double)ticks : 1.0;
 }
 
-/* Write the outputs from the ended threads plus a snapshot of the live ones.
- * at_exit: the process is ending, so live threads' open frames are closed. */
 /* Add the threads still running to snap. Other threads are read while they
  * run: the hooks take no lock, so nothing can stop them, and their last
  * instants come out approximate (tests/tsan.supp names this function). At
@@ -353,6 +345,9 @@ static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 	}
 }
 
+/* Write the outputs from the ended threads plus a snapshot of the live ones.
+ * at_exit: the process is ending, so open frames are closed. exec_n: the
+ * image is about to be replaced (files get .execN). */
 static int dump(int at_exit, int exec_n)
 {
 	struct pv_profile snap;

@@ -9,12 +9,6 @@
 
 #define PV_STACK_INITIAL_FRAMES 4096
 
-static void read_clock(struct pv_thread *t, uint64_t *now)
-{
-	(void)t;
-	now[0] = pv_arch_clock();
-}
-
 static void set_limit(struct pv_thread *t)
 {
 	size_t frames = t->stack_bytes / t->frame_size;
@@ -24,7 +18,7 @@ static void set_limit(struct pv_thread *t)
 int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 {
 	t->nev = nev;
-	t->read = read ? read : read_clock;
+	t->read = read ? read : pv_read_clock;
 	t->run_mode = read ? PV_MODE_GENERIC : PV_MODE_CLOCK;
 	t->frame_size = pv_frame_size(nev);
 	if (pv_cct_init(&t->cct, nev) < 0)

@@ -53,6 +53,15 @@ t.eq(len(glob.glob(r.file("prof.*.json"))), 2, "fork with %p: one file per pid, 
 r = h.run([prog, "fork"], outputs="prof.json", env={"PROFVIZ_CHILDREN": "0"})
 t.eq(sorted(os.listdir(r.workdir)), ["prof.json"], "PROFVIZ_CHILDREN=0: the child writes nothing")
 
+early = h.build("fork_early", flags=["-I" + os.path.join(h.ROOT, "include")])
+r = h.run([early], outputs="prof.json", env={"PROFVIZ_CHILDREN": "0"})
+t.eq(sorted(os.listdir(r.workdir)), ["prof.json"],
+     "PROFVIZ_CHILDREN=0 holds for a fork made before any instrumented call")
+r = h.run([early], outputs="prof.json")
+files = sorted(os.listdir(r.workdir))
+t.eq(len(files), 2, "a fork before any instrumented call: both processes profile (%s)" % files)
+t.ok(all(load(r.file(f)).calls("work") == 4 for f in files), "... each its own 4 calls")
+
 # exec: the image before exec writes prof.exec1.json; the new one prof.json.
 r = h.run([prog, "exec"], outputs="prof.json")
 t.eq(r.rc, 2, "exec: the new image runs to its end")
