@@ -3,6 +3,7 @@
 functions, demangled C++ names, and a graph that renders whatever the names."""
 import os
 import re
+import subprocess
 import harness as h
 
 t = h.Tap()
@@ -25,6 +26,16 @@ t.ok(p.func("local_static").get("file", "").endswith("symbols.c"),
 t.ok(all("?" != f["name"] and f["name"] for f in p.funcs), "no bare '?' names")
 dot = open(r.file("prof.dot")).read()
 t.ok("[libshape.so]" in dot, "library functions carry their module in the graph")
+
+# Stripped: static functions have no symbol left anywhere.
+stripped = os.path.join(h.BUILD, "symbols-stripped")
+subprocess.run(["strip", "--strip-all", "-o", stripped, prog], check=True)
+r = h.run([stripped])
+p = r.json()
+unnamed = [f["name"] for f in p.funcs if f["calls"] == 7]
+t.ok(len(unnamed) == 1 and re.match(r"^symbols-stripped\+0x[0-9a-f]+$", unnamed[0]),
+     "no symbol: shown as module+0xoffset (%s)" % unnamed)
+t.eq(p.calls("shape_helper"), 5, "the library's functions still named beside it")
 
 cxx = h.build("cxx", sources=["cxx.cpp"], compiler="g++", flags=h.NO_INLINE)
 r = h.run([cxx], env={"PROFVIZ_NODE_THRESHOLD": "0"})  # every name in the graph
