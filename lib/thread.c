@@ -111,9 +111,11 @@ void pv_thread_exit_slow(struct pv_thread *t, void *fn)
 {
 	t->jumped = 0;
 	struct pv_frame *f = t->top;
-	while (f != t->stack && f->node->fn != fn)
+	/* A signal handler never returns from the frames it interrupted: the
+	 * search stops at a signal's frame. */
+	while (f != t->stack && f->node->fn != fn && !pv_signal_of(f->node->fn))
 		f = frame_under(t, f);
-	if (f == t->stack) {
+	if (f == t->stack || f->node->fn != fn) {
 		t->stray_exits++; /* entered before profiling began, or never recorded */
 		return;
 	}

@@ -228,6 +228,38 @@ static void test_unmatched_exits(void)
 	tap_ok(t->top == t->stack, "missing exit: stack empty again");
 }
 
+static void test_signal_frames(void)
+{
+	struct pv_thread *t = new_thread();
+	uint64_t saved[PV_MAX_EVENTS];
+	enter(t, MAIN);
+	enter(t, A);
+	fake_clock = 10;
+	struct pv_frame *restore = pv_thread_signal_enter(t, 14, STACK_TOP - 64 * 10, saved);
+	tap_ok(restore != NULL, "signal: frame pushed");
+	depth = 10;
+	enter(t, B); /* the handler */
+	fake_clock = 14;
+	leave(t, B);
+	leave(t, A); /* an exit the handler cannot make: A belongs to the interrupted code */
+	fake_clock = 16;
+	pv_thread_signal_leave(t, restore, saved);
+	depth = 2;
+	fake_clock = 20;
+	leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(t->stray_exits, 1, "signal: an exit past the signal's frame is stray");
+	tap_is(func(A)->calls, 1, "signal: the interrupted frame survived it");
+	tap_is(func(A)->total[0], 20, "signal: interrupted activation's total includes the handler");
+	tap_is(func(A)->self[0], 14, "signal: ... but its self does not");
+	tap_is(func(B)->total[0], 4, "signal: handler timed on its own clock");
+	tap_is(func(MAIN)->self[0] + func(A)->self[0] + func(B)->self[0] +
+		       func((uintptr_t)&pv_signal_markers[14])->self[0],
+	       20, "signal: selves still add up to the run");
+	tap_ok(t->top == t->stack, "signal: stack empty again");
+}
+
 static void test_deep_recursion(void)
 {
 	struct pv_thread *t = new_thread();
@@ -353,6 +385,7 @@ int main(void)
 	test_longjmp();
 	test_inlined_same_frame();
 	test_unmatched_exits();
+	test_signal_frames();
 	test_deep_recursion();
 	test_random_against_model();
 	return tap_done();
