@@ -85,7 +85,7 @@ deps:
 	@./.ci/install-deps.sh
 
 clean:
-	rm -rf build profviz.so prof.dot prof.svg prof.json
+	rm -rf build profviz.so prof.dot prof.svg prof.json prof.folded
 	$(MAKE) -C examples clean
 
 .PHONY: all unit check demo bench deps clean

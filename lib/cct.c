@@ -144,8 +144,10 @@ struct pv_node *pv_cct_signal_node(struct pv_cct *cct, struct pv_node *at, int s
 	pv_uthash_arena = NULL;
 	if (pv_uthash_failed)
 		return NULL;
-	n->next_sibling = cct->signal_list;
-	cct->signal_list = n;
+	if (!cct->signal_tail)
+		cct->signal_tail = &cct->signal_list;
+	*cct->signal_tail = n;
+	cct->signal_tail = &n->next_sibling;
 	return n;
 }
 

@@ -84,7 +84,8 @@ struct pv_cct {
 	 * child list, which the interrupted hook may be reordering: they are
 	 * found through this index and listed in signal_list (by next_sibling). */
 	struct pv_signal_entry *signal_index;
-	struct pv_node *signal_list;
+	struct pv_node *signal_list; /* oldest first: a nested signal's parent precedes it */
+	struct pv_node **signal_tail;
 	struct pv_arena arena;
 	struct pv_func *funcs; /* uthash by fn, allocated in the arena */
 	uint64_t nodes, fold_edges, funcs_count;
@@ -111,7 +112,7 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn);
 struct pv_node *pv_cct_signal_node(struct pv_cct *cct, struct pv_node *at, int sig);
 
 /* Visit every node and fold edge below the root (signal nodes included),
- * parents before children, without recursion (paths can be thousands of
+ * each after its parent, without recursion (paths can be thousands of
  * functions long). */
 void pv_cct_walk(const struct pv_cct *cct,
 		 void (*visit)(const struct pv_node *n, void *arg), void *arg);

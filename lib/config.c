@@ -46,6 +46,8 @@ static int format_of(const char *path, enum pv_format *format)
 		*format = PV_FORMAT_DOT;
 	else if (!strcmp(dot, ".json"))
 		*format = PV_FORMAT_JSON;
+	else if (!strcmp(dot, ".folded"))
+		*format = PV_FORMAT_FOLDED;
 	else
 		return -1;
 	return 0;
@@ -74,7 +76,7 @@ static const char *output_problem(const char *item, size_t len, struct pv_output
 	memcpy(o->path, item, len);
 	o->path[len] = '\0';
 	if (format_of(o->path, &o->format) < 0)
-		snprintf(why, why_size, ": '%.256s' does not end in .dot or .json", o->path);
+		snprintf(why, why_size, ": '%.256s' does not end in .dot, .json or .folded", o->path);
 	else if (!template_ok(o->path))
 		snprintf(why, why_size, ": '%.256s' has a %% other than %%p, %%h or %%%%", o->path);
 	else

@@ -14,6 +14,7 @@
 enum pv_format {
 	PV_FORMAT_DOT,
 	PV_FORMAT_JSON,
+	PV_FORMAT_FOLDED,
 };
 
 struct pv_output {

@@ -35,7 +35,11 @@ int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag,
 
 static pv_writer_fn *writer_for(enum pv_format f)
 {
-	return f == PV_FORMAT_JSON ? pv_write_json : pv_write_dot;
+	switch (f) {
+	case PV_FORMAT_JSON: return pv_write_json;
+	case PV_FORMAT_FOLDED: return pv_write_folded;
+	default: return pv_write_dot;
+	}
 }
 
 static int write_atomically(const char *path, pv_writer_fn *writer, const struct pv_report *r)

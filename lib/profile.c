@@ -47,9 +47,98 @@ static struct pv_astat *astat_of(struct pv_profile *p, void *caller, void *calle
 	return a;
 }
 
+static struct pv_path *path_of(struct pv_profile *p, const struct pv_path *parent, void *fn)
+{
+	struct pv_path_key key = { parent, fn };
+	struct pv_path *x;
+	HASH_FIND(hh, p->paths, &key, sizeof(key), x);
+	if (x)
+		return x;
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return NULL;
+	x->key = key;
+	pv_uthash_failed = 0;
+	HASH_ADD(hh, p->paths, key, sizeof(key), x);
+	if (pv_uthash_failed) {
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
+/* Where a thread's node went in the merged path tree, during one merge. */
+struct node_path {
+	const void *from; /* a node, or a path of another profile */
+	struct pv_path *to;
+	UT_hash_handle hh;
+};
+
+struct merge {
+	struct pv_profile *p;
+	struct node_path *map;
+};
+
+static struct pv_path *mapped(struct merge *m, const void *from)
+{
+	struct node_path *e;
+	HASH_FIND_PTR(m->map, &from, e);
+	return e ? e->to : NULL;
+}
+
+static void map_to(struct merge *m, const void *from, struct pv_path *to)
+{
+	struct node_path *e = malloc(sizeof(*e));
+	if (!e) {
+		m->p->out_of_memory = 1;
+		return;
+	}
+	e->from = from;
+	e->to = to;
+	pv_uthash_failed = 0;
+	HASH_ADD_PTR(m->map, from, e);
+	if (pv_uthash_failed)
+		free(e), m->p->out_of_memory = 1;
+}
+
+static void unmap_all(struct merge *m)
+{
+	struct node_path *e, *tmp;
+	HASH_ITER(hh, m->map, e, tmp) {
+		HASH_DEL(m->map, e);
+		free(e);
+	}
+}
+
+/* A node's path: its parent's path extended by it. Fold edges count their
+ * calls on the path of the node they fold into. */
+static void merge_path(struct merge *m, const struct pv_node *n)
+{
+	if (pv_node_is_fold(n)) {
+		struct pv_path *target = mapped(m, n->target);
+		if (target)
+			target->calls += n->calls;
+		return;
+	}
+	struct pv_path *parent = n->parent->fn ? mapped(m, n->parent) : NULL;
+	if (n->parent->fn && !parent)
+		return; /* its parent could not be merged (no memory) */
+	struct pv_path *x = path_of(m->p, parent, n->fn);
+	if (!x) {
+		m->p->out_of_memory = 1;
+		return;
+	}
+	x->calls += n->calls;
+	for (unsigned i = 0; i < m->p->nev; i++)
+		x->self[i] += n->cost[i];
+	map_to(m, n, x);
+}
+
 static void merge_node(const struct pv_node *n, void *arg)
 {
-	struct pv_profile *p = arg;
+	struct merge *m = arg;
+	struct pv_profile *p = m->p;
+	merge_path(m, n);
 	struct pv_fstat *f = fstat_of(p, n->fn);
 	struct pv_astat *a = astat_of(p, n->parent->fn, n->fn);
 	if (!f || !a) {
@@ -70,7 +159,9 @@ static void merge_node(const struct pv_node *n, void *arg)
 void pv_profile_merge(struct pv_profile *p, const struct pv_cct *cct)
 {
 	pv_uthash_arena = NULL; /* the profile's tables use malloc */
-	pv_cct_walk(cct, merge_node, p);
+	struct merge m = { p, NULL };
+	pv_cct_walk(cct, merge_node, &m);
+	unmap_all(&m);
 	p->threads++;
 }
 
@@ -99,6 +190,22 @@ void pv_profile_add(struct pv_profile *dst, const struct pv_profile *src)
 		for (unsigned i = 0; i < dst->nev; i++)
 			d->total[i] += a->total[i];
 	}
+	/* src's paths come parents first, so each parent is mapped before use. */
+	struct merge m = { dst, NULL };
+	for (const struct pv_path *x = src->paths; x; x = x->hh.next) {
+		struct pv_path *parent = x->key.parent ? mapped(&m, x->key.parent) : NULL;
+		struct pv_path *d = (!x->key.parent || parent) ? path_of(dst, parent, x->key.fn)
+							       : NULL;
+		if (!d) {
+			dst->out_of_memory = 1;
+			continue;
+		}
+		d->calls += x->calls;
+		for (unsigned i = 0; i < dst->nev; i++)
+			d->self[i] += x->self[i];
+		map_to(&m, x, d);
+	}
+	unmap_all(&m);
 	dst->threads += src->threads;
 	dst->stray_exits += src->stray_exits;
 	dst->resyncs += src->resyncs;
@@ -119,6 +226,11 @@ void pv_profile_clear(struct pv_profile *p)
 	HASH_ITER(hh, p->arcs, a, atmp) {
 		HASH_DEL(p->arcs, a);
 		free(a);
+	}
+	struct pv_path *x, *xtmp;
+	HASH_ITER(hh, p->paths, x, xtmp) {
+		HASH_DEL(p->paths, x);
+		free(x);
 	}
 	pv_profile_init(p, p->nev);
 }

@@ -32,10 +32,24 @@ struct pv_astat {
 	UT_hash_handle hh;
 };
 
+/* One call path, merged over threads: recursion folded as in the trees. */
+struct pv_path_key {
+	const struct pv_path *parent; /* NULL: called from uninstrumented code */
+	void *fn;
+};
+
+struct pv_path {
+	struct pv_path_key key;
+	uint64_t calls;
+	uint64_t self[PV_MAX_EVENTS];
+	UT_hash_handle hh; /* table order: every path after its parent */
+};
+
 struct pv_profile {
 	unsigned nev;
 	struct pv_fstat *funcs;
 	struct pv_astat *arcs;
+	struct pv_path *paths;
 	uint64_t threads;     /* merged so far */
 	uint64_t stray_exits; /* summed from the threads */
 	uint64_t resyncs;

@@ -60,6 +60,46 @@ struct fn_index {
 	UT_hash_handle hh;
 };
 
+/* Paths in the profile's order (parents first), with indices for parents. */
+struct path_index {
+	const struct pv_path *path;
+	int index;
+	UT_hash_handle hh;
+};
+
+static int build_paths(struct pv_report *r, const struct pv_profile *p,
+		       struct fn_index *by_fn, const double *scale)
+{
+	r->n_paths = HASH_CNT(hh, p->paths);
+	r->paths = calloc(r->n_paths ? r->n_paths : 1, sizeof(*r->paths));
+	struct path_index *slots = calloc(r->n_paths ? r->n_paths : 1, sizeof(*slots));
+	if (!r->paths || !slots) {
+		free(slots);
+		return -1;
+	}
+	struct path_index *by_path = NULL;
+	int i = 0;
+	for (const struct pv_path *x = p->paths; x; x = x->hh.next, i++) {
+		struct pv_rpath *rp = &r->paths[i];
+		struct path_index *hit = NULL;
+		struct fn_index *f;
+		if (x->key.parent)
+			HASH_FIND_PTR(by_path, &x->key.parent, hit);
+		HASH_FIND_PTR(by_fn, &x->key.fn, f);
+		rp->parent = hit ? hit->index : -1;
+		rp->func = f ? f->id : 0;
+		rp->calls = x->calls;
+		for (unsigned e = 0; e < p->nev; e++)
+			rp->self[e] = scaled(x->self[e], scale[e]);
+		slots[i].path = x;
+		slots[i].index = i;
+		HASH_ADD_PTR(by_path, path, &slots[i]);
+	}
+	HASH_CLEAR(hh, by_path);
+	free(slots);
+	return 0;
+}
+
 int pv_report_build(struct pv_report *r, const struct pv_profile *p,
 		    struct pv_symbolizer *syms, const double *scale)
 {
@@ -131,9 +171,12 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *p,
 				r->run_total[e] += ra->total[e];
 	}
 	qsort(r->arcs, r->n_arcs, sizeof(*r->arcs), arc_by_total_desc);
+	int status = build_paths(r, p, by_fn, scale);
 	HASH_CLEAR(hh, by_fn);
 	free(index);
-	return 0;
+	if (status < 0)
+		pv_report_free(r);
+	return status;
 }
 
 void pv_report_free(struct pv_report *r)
@@ -143,6 +186,8 @@ void pv_report_free(struct pv_report *r)
 			pv_symbol_free(&r->funcs[i].sym);
 	free(r->funcs);
 	free(r->arcs);
+	free(r->paths);
 	r->funcs = NULL;
 	r->arcs = NULL;
+	r->paths = NULL;
 }

@@ -26,6 +26,14 @@ struct pv_rarc {
 	uint64_t total[PV_MAX_EVENTS];
 };
 
+/* A call path for flame graphs: its function and its parent path. */
+struct pv_rpath {
+	int parent; /* index in paths[], or -1 at the root */
+	int func;   /* function id */
+	uint64_t calls;
+	uint64_t self[PV_MAX_EVENTS];
+};
+
 struct pv_report {
 	const char *program;     /* the executable's path */
 	int pid;
@@ -40,6 +48,8 @@ struct pv_report {
 	unsigned n_funcs, n_arcs;
 	struct pv_rfunc *funcs; /* id i at index i, hottest first */
 	struct pv_rarc *arcs;   /* hottest first */
+	unsigned n_paths;
+	struct pv_rpath *paths; /* every path after its parent */
 };
 
 /* scale[i] converts event i's raw count to its output unit (1 for counts). */
@@ -53,5 +63,6 @@ const char *pv_event_unit(const struct pv_event *e);
 typedef int pv_writer_fn(FILE *out, const struct pv_report *r);
 pv_writer_fn pv_write_dot;
 pv_writer_fn pv_write_json;
+pv_writer_fn pv_write_folded;
 
 #endif /* PV_REPORT_H */

@@ -85,7 +85,7 @@ int main(void)
 		       "profviz: PROFVIZ_OUTPUT='' has an empty item; writing prof.dot");
 	tap_ok(c.n_outputs == 1 && !strcmp(c.outputs[0].path, "prof.dot"), "... prof.dot used");
 	expect_message("PROFVIZ_OUTPUT", "a.txt",
-		       "profviz: PROFVIZ_OUTPUT='a.txt': 'a.txt' does not end in .dot or .json; "
+		       "profviz: PROFVIZ_OUTPUT='a.txt': 'a.txt' does not end in .dot, .json or .folded; "
 		       "writing prof.dot");
 	expect_message("PROFVIZ_OUTPUT", "a.dot,,b.json",
 		       "profviz: PROFVIZ_OUTPUT='a.dot,,b.json' has an empty item; it is ignored");
@@ -94,12 +94,12 @@ int main(void)
 		       "profviz: PROFVIZ_OUTPUT='x%z.dot,y.json': 'x%z.dot' has a % other than %p, "
 		       "%h or %%; it is ignored");
 	expect_message("PROFVIZ_OUTPUT", "dir.d/file",
-		       "profviz: PROFVIZ_OUTPUT='dir.d/file': 'dir.d/file' does not end in .dot or "
-		       ".json; writing prof.dot");
+		       "profviz: PROFVIZ_OUTPUT='dir.d/file': 'dir.d/file' does not end in .dot, "
+		       ".json or .folded; writing prof.dot");
 	load(0, "PROFVIZ_OUTPUT", "a.txt,b.txt");
-	tap_ok(n_messages == 2 && strstr(messages[0], "'a.txt' does not end in .dot or .json; "
+	tap_ok(n_messages == 2 && strstr(messages[0], "'a.txt' does not end in .dot, .json or .folded; "
 						      "it is ignored") &&
-		       strstr(messages[1], "'b.txt' does not end in .dot or .json; writing prof.dot"),
+		       strstr(messages[1], "'b.txt' does not end in .dot, .json or .folded; writing prof.dot"),
 	       "one message per bad item, the last naming the default");
 	load(0, "PROFVIZ_OUTPUT", "1.dot,2.dot,3.dot,4.dot,5.dot,6.dot,7.dot,8.dot,9.dot");
 	tap_ok(c.n_outputs == 8 && n_messages == 1 &&
