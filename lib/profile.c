@@ -8,22 +8,26 @@ void pv_profile_init(struct pv_profile *p, unsigned nev)
 	p->nev = nev;
 }
 
+/* The entry of table (a uthash table of structs with a hh handle) whose
+ * keyfield equals *keyptr, added zeroed if new; NULL only without memory. */
+#define FIND_OR_ADD(table, keyfield, keyptr, out)                                   \
+	do {                                                                        \
+		HASH_FIND(hh, table, keyptr, sizeof(*(keyptr)), out);               \
+		if (!(out) && ((out) = calloc(1, sizeof(*(out))))) {                \
+			(out)->keyfield = *(keyptr);                                \
+			pv_uthash_failed = 0;                                       \
+			HASH_ADD(hh, table, keyfield, sizeof((out)->keyfield), out); \
+			if (pv_uthash_failed) {                                     \
+				free(out);                                          \
+				(out) = NULL;                                       \
+			}                                                           \
+		}                                                                   \
+	} while (0)
+
 static struct pv_fstat *fstat_of(struct pv_profile *p, void *fn)
 {
 	struct pv_fstat *f;
-	HASH_FIND_PTR(p->funcs, &fn, f);
-	if (f)
-		return f;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return NULL;
-	f->fn = fn;
-	pv_uthash_failed = 0;
-	HASH_ADD_PTR(p->funcs, fn, f);
-	if (pv_uthash_failed) {
-		free(f);
-		return NULL;
-	}
+	FIND_OR_ADD(p->funcs, fn, &fn, f);
 	return f;
 }
 
@@ -31,19 +35,7 @@ static struct pv_astat *astat_of(struct pv_profile *p, void *caller, void *calle
 {
 	struct pv_arc_key key = { caller, callee };
 	struct pv_astat *a;
-	HASH_FIND(hh, p->arcs, &key, sizeof(key), a);
-	if (a)
-		return a;
-	a = calloc(1, sizeof(*a));
-	if (!a)
-		return NULL;
-	a->key = key;
-	pv_uthash_failed = 0;
-	HASH_ADD(hh, p->arcs, key, sizeof(key), a);
-	if (pv_uthash_failed) {
-		free(a);
-		return NULL;
-	}
+	FIND_OR_ADD(p->arcs, key, &key, a);
 	return a;
 }
 
@@ -51,19 +43,7 @@ static struct pv_path *path_of(struct pv_profile *p, const struct pv_path *paren
 {
 	struct pv_path_key key = { parent, fn };
 	struct pv_path *x;
-	HASH_FIND(hh, p->paths, &key, sizeof(key), x);
-	if (x)
-		return x;
-	x = calloc(1, sizeof(*x));
-	if (!x)
-		return NULL;
-	x->key = key;
-	pv_uthash_failed = 0;
-	HASH_ADD(hh, p->paths, key, sizeof(key), x);
-	if (pv_uthash_failed) {
-		free(x);
-		return NULL;
-	}
+	FIND_OR_ADD(p->paths, key, &key, x);
 	return x;
 }
 
