@@ -4,7 +4,8 @@ import re
 
 
 def call_counts(path):
-    """{function name: times called}, summed over callers and files."""
+    """{function name: times called}, summed over callers and files, and
+    over callgrind's recursion levels (it names the deeper ones "f'2")."""
     names = {}
     counts = collections.Counter()
     callee = None
@@ -23,8 +24,29 @@ def call_counts(path):
             if line.startswith("fn="):
                 name_of(line[3:])
             elif line.startswith("cfn="):
-                callee = name_of(line[4:])
+                callee = re.sub(r"'\d+$", "", name_of(line[4:]))
             elif line.startswith("calls=") and callee is not None:
                 counts[callee] += int(line[6:].split()[0])
                 callee = None
     return counts
+
+
+def compare(exe, profile, workdir, args=()):
+    """Run exe under callgrind (no preload) in workdir and compare its call
+    counts with the profile's, for the functions of exe itself. Functions
+    sharing a name (a C++ destructor's variants, say) are summed on both
+    sides, as callgrind names them. Returns (names compared, differences)."""
+    import os
+    import subprocess
+    out = os.path.join(workdir, "callgrind.out")
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, exe] +
+                   list(args), cwd=workdir, env=env, capture_output=True, check=True)
+    truth = call_counts(out)
+    mine = collections.Counter()
+    for f in profile.funcs:
+        if f["module"] == os.path.realpath(exe):
+            mine[f["name"]] += f["calls"]
+    wrong = ["%s: profviz %d, callgrind %d" % (name, n, truth.get(name, 0))
+             for name, n in sorted(mine.items()) if n != truth.get(name, 0)]
+    return len(mine), wrong

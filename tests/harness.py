@@ -142,6 +142,15 @@ class Profile:
         return sum(a["total"][i] for a in self.data["arcs"] if a["caller"] is None)
 
 
+def fetch_source(package):
+    """Unpacked Debian source of package (cached), or (None, why not)."""
+    p = subprocess.run([os.path.join(ROOT, "tests", "real", "fetch-source.sh"), package],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, "source not available: " + p.stderr.strip()
+    return p.stdout.strip(), None
+
+
 def dot_renders(path):
     """(ok, stderr) of rendering a .dot file to SVG with graphviz."""
     proc = subprocess.run(["dot", "-Tsvg", "-o", os.devnull, path], capture_output=True,
