@@ -70,7 +70,7 @@ static PV_NOINLINE __attribute__((cold)) void pv_exit_slow(struct pv_thread *t, 
  * needs no saved registers. */
 static PV_NOINLINE void pv_enter_other_callee(struct pv_thread *t, void *fn, uintptr_t sp)
 {
-	struct pv_node *c = pv_cct_find(t->top->node, fn);
+	struct pv_node *c = pv_cct_find(&t->cct, t->top->node, fn);
 	if (likely(c))
 		pv_push(t, t->top, c, sp, 1, pv_read_clock);
 	else

@@ -21,6 +21,7 @@ WORKLOADS = {
     # name: (binary, size for timing, small and large sizes for callgrind)
     "fib (recursive)": ("fib", "32", ("18", "22")),
     "mixed (alternating callees)": ("mixed", "300000", ("2000", "6000")),
+    "dispatch (64 callees at random)": ("dispatch", "3000000", ("20000", "60000")),
 }
 
 

@@ -4,7 +4,7 @@ set -e
 cd "$(dirname "$0")/.."
 mkdir -p build/bench
 FLAGS="-O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-calls -fno-ipa-cp"
-for b in fib mixed; do
+for b in fib mixed dispatch; do
 	gcc $FLAGS -o build/bench/$b bench/$b.c
 done
 gcc -O2 -g -Ilib -o build/bench/readcost bench/readcost.c \

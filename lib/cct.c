@@ -1,5 +1,7 @@
 #include "cct.h"
 
+#include "compiler.h"
+
 #include <string.h>
 
 __thread struct pv_arena *pv_uthash_arena __attribute__((tls_model("initial-exec")));
@@ -23,6 +25,8 @@ static struct pv_node *new_node(struct pv_cct *cct, void *fn, struct pv_node *pa
 	cct->nodes++;
 	return n;
 }
+
+static int index_reserve(struct pv_cct *cct);
 
 static struct pv_func *func_of(struct pv_cct *cct, void *fn)
 {
@@ -48,6 +52,8 @@ int pv_cct_init(struct pv_cct *cct, unsigned nev)
 {
 	memset(cct, 0, sizeof(*cct));
 	cct->nev = nev;
+	if (index_reserve(cct) < 0)
+		return -1;
 	cct->root = new_node(cct, NULL, NULL);
 	if (!cct->root)
 		return -1;
@@ -61,29 +67,74 @@ void pv_cct_release(struct pv_cct *cct)
 	pv_arena_release(&cct->arena);
 	cct->root = NULL;
 	cct->funcs = NULL;
+	cct->index = NULL;
+	cct->index_mask = cct->index_used = 0;
 }
 
-struct pv_node *pv_cct_find(struct pv_node *p, void *fn)
+static uint64_t slot_hash(const struct pv_node *p, const void *fn)
 {
-	struct pv_node **link = &p->first_child;
-	for (struct pv_node *c = *link; c; link = &c->next_sibling, c = *link) {
-		if (c->fn != fn)
-			continue;
-		/* Move to front: a caller's working set of callees stays near the head. */
-		*link = c->next_sibling;
-		c->next_sibling = p->first_child;
-		p->first_child = c;
-		p->cache[pv_child_slot(fn)] = c;
-		return c;
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15u;
+	h ^= (uint64_t)(uintptr_t)fn * 0xc2b2ae3d27d4eb4fu;
+	return h ^ (h >> 29);
+}
+
+struct pv_node *pv_cct_find(struct pv_cct *cct, struct pv_node *p, void *fn)
+{
+	const struct pv_child_slot *slots = cct->index;
+	uint64_t mask = cct->index_mask;
+	for (uint64_t i = slot_hash(p, fn) & mask;; i = (i + 1) & mask) {
+		const struct pv_child_slot *s = &slots[i];
+		if (!s->parent)
+			return NULL;
+		if (s->parent == p && s->fn == fn) {
+			p->cache[pv_child_slot(fn)] = s->child;
+			return s->child;
+		}
 	}
-	return NULL;
+}
+
+static void index_put(struct pv_child_slot *slots, uint64_t mask, struct pv_node *p,
+		      void *fn, struct pv_node *child)
+{
+	uint64_t i = slot_hash(p, fn) & mask;
+	while (slots[i].parent)
+		i = (i + 1) & mask;
+	/* The key last: a lookup interrupted here (by a signal whose handler
+	 * adds edges) sees either a free slot or a whole one. */
+	slots[i].child = child;
+	slots[i].fn = fn;
+	pv_signal_fence();
+	slots[i].parent = p;
+}
+
+/* Room for one more edge, keeping the index at most half full. The old
+ * table stays in the arena, so an interrupted lookup still reads memory. */
+static int index_reserve(struct pv_cct *cct)
+{
+	uint64_t slots = cct->index_mask + 1;
+	if (cct->index && 2 * (cct->index_used + 1) <= slots)
+		return 0;
+	uint64_t grown = cct->index ? 2 * slots : 64;
+	struct pv_child_slot *fresh = pv_arena_alloc(&cct->arena, grown * sizeof(*fresh));
+	if (!fresh)
+		return -1;
+	for (uint64_t i = 0; cct->index && i < slots; i++)
+		if (cct->index[i].parent)
+			index_put(fresh, grown - 1, cct->index[i].parent, cct->index[i].fn,
+				  cct->index[i].child);
+	pv_signal_fence();
+	cct->index_mask = grown - 1;
+	cct->index = fresh;
+	return 0;
 }
 
 struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 {
-	struct pv_node *c = pv_cct_find(p, fn);
+	struct pv_node *c = pv_cct_find(cct, p, fn);
 	if (c)
 		return c;
+	if (index_reserve(cct) < 0)
+		return NULL;
 
 	/* Recursion folds within a signal handler's subtree, never across it:
 	 * above it are the interrupted code's nodes, which it may be updating. */
@@ -114,6 +165,8 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 	}
 	c->next_sibling = p->first_child;
 	p->first_child = c;
+	index_put(cct->index, cct->index_mask, p, fn, c);
+	cct->index_used++;
 	p->cache[pv_child_slot(fn)] = c;
 	return c;
 }

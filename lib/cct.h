@@ -47,7 +47,7 @@ struct pv_node {
 	struct pv_func *func;       /* target's function record */
 	uint64_t calls;             /* calls made through this edge */
 	struct pv_node *parent;
-	struct pv_node *first_child; /* children and fold edges, most recent first */
+	struct pv_node *first_child; /* children and fold edges, for walking the tree */
 	struct pv_node *next_sibling;
 	uint64_t cost[];            /* self[nev] then total[nev]; none on fold edges */
 };
@@ -77,9 +77,20 @@ struct pv_signal_entry {
 	UT_hash_handle hh;
 };
 
+/* The child index: every edge by (parent node, callee), for callers with
+ * more callees than the node's cache holds (an interpreter's dispatch). */
+struct pv_child_slot {
+	struct pv_node *parent; /* NULL: free */
+	void *fn;
+	struct pv_node *child;
+};
+
 struct pv_cct {
 	unsigned nev;
 	struct pv_node *root;
+	struct pv_child_slot *index; /* open addressing, linear probing */
+	uint64_t index_mask;         /* slots - 1 */
+	uint64_t index_used;
 	/* Signal nodes are children of the interrupted node but kept out of its
 	 * child list, which the interrupted hook may be reordering: they are
 	 * found through this index and listed in signal_list (by next_sibling). */
@@ -100,8 +111,9 @@ static inline int pv_node_is_fold(const struct pv_node *n)
 int pv_cct_init(struct pv_cct *cct, unsigned nev);
 void pv_cct_release(struct pv_cct *cct);
 
-/* Existing edge from p for fn (moved to the front of p's children), or NULL. */
-struct pv_node *pv_cct_find(struct pv_node *p, void *fn);
+/* Existing edge from p for fn, cached in p for next time, or NULL. Never
+ * allocates or reorders anything: safe on the hooks' fast path. */
+struct pv_node *pv_cct_find(struct pv_cct *cct, struct pv_node *p, void *fn);
 
 /* Edge from p for fn, made if new; NULL only when memory ran out. */
 struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn);

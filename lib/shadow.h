@@ -69,7 +69,7 @@ PV_INLINE int pv_try_enter(struct pv_thread *t, void *fn, uintptr_t sp,
 		return 0;
 	struct pv_node *c = f->node->cache[pv_child_slot(fn)];
 	if (unlikely(c->fn != fn)) {
-		c = pv_cct_find(f->node, fn);
+		c = pv_cct_find(&t->cct, f->node, fn);
 		if (unlikely(!c))
 			return 0;
 	}

@@ -260,6 +260,31 @@ static void test_signal_frames(void)
 	tap_ok(t->top == t->stack, "signal: stack empty again");
 }
 
+static void test_many_callees(void)
+{
+	struct pv_thread *t = new_thread();
+	const int n = 1000, rounds = 20;
+	enter(t, MAIN);
+	srand(7);
+	for (int r = 0; r < rounds * n; r++) {
+		uintptr_t fn = 0x100000 + 0x40 * (uintptr_t)(rand() % n);
+		enter(t, fn);
+		fake_clock++;
+		leave(t, fn);
+	}
+	leave(t, MAIN);
+	merge(t);
+	uint64_t calls = 0, arcs = 0;
+	for (struct pv_astat *a = prof.arcs; a; a = a->hh.next)
+		if (a->key.caller == (void *)MAIN)
+			calls += a->calls, arcs++;
+	tap_is(calls, rounds * n, "many callees: every call counted");
+	tap_is(arcs, n, "many callees: one arc each");
+	tap_ok(t->cct.index_mask + 1 >= 2 * (uint64_t)n, "many callees: the index grew (%" PRIu64
+	       " slots)", t->cct.index_mask + 1);
+	tap_is(func(MAIN)->self[0], 0, "many callees: all time in the callees");
+}
+
 static void test_deep_recursion(void)
 {
 	struct pv_thread *t = new_thread();
@@ -386,6 +411,7 @@ int main(void)
 	test_inlined_same_frame();
 	test_unmatched_exits();
 	test_signal_frames();
+	test_many_callees();
 	test_deep_recursion();
 	test_random_against_model();
 	return tap_done();
