@@ -496,6 +496,9 @@ static void pv_init(void)
 	int saved_errno = errno;
 	pv_interpose_init();
 	pv_config_load(&pv_config, env, getauxval(AT_SECURE) != 0);
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof(cwd)))
+		pv_config_anchor_outputs(&pv_config, cwd);
 	ssize_t n = readlink("/proc/self/exe", pv_program, sizeof(pv_program) - 1);
 	pv_program[n > 0 ? n : 0] = '\0';
 	int defaulted = !pv_config.events[0] ||
@@ -519,9 +522,9 @@ static void pv_init(void)
 			pv_log("disabled by PROFVIZ_DISABLE=1");
 	} else if (!pv_config.quiet) {
 		char files[256] = "";
-		for (unsigned i = 0; i < pv_config.n_outputs; i++)
+		for (unsigned i = 0; i < pv_config.n_outputs; i++) /* as the user named them */
 			snprintf(files + strlen(files), sizeof(files) - strlen(files), "%s%s",
-				 i ? ", " : "", pv_config.outputs[i].path);
+				 i ? ", " : "", pv_config.outputs[i].given);
 		pv_log("%s; writing %s", summary, files);
 	}
 	pv_ready = 1;

@@ -75,6 +75,7 @@ static const char *output_problem(const char *item, size_t len, struct pv_output
 		return " has a file name that is too long";
 	memcpy(o->path, item, len);
 	o->path[len] = '\0';
+	snprintf(o->given, sizeof(o->given), "%s", o->path);
 	if (format_of(o->path, &o->format) < 0)
 		snprintf(why, why_size, ": '%.256s' does not end in .dot, .json or .folded", o->path);
 	else if (!template_ok(o->path))
@@ -116,6 +117,7 @@ static void parse_outputs(struct pv_config *c, const char *value)
 	}
 	if (c->n_outputs == 0) {
 		strcpy(c->outputs[0].path, PV_DEFAULT_OUTPUT);
+		strcpy(c->outputs[0].given, PV_DEFAULT_OUTPUT);
 		c->outputs[0].format = PV_FORMAT_DOT;
 		c->n_outputs = 1;
 	}
@@ -148,6 +150,28 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 	}
 	if (events)
 		strcpy(c->events, events);
+}
+
+void pv_config_anchor_outputs(struct pv_config *c, const char *dir)
+{
+	for (unsigned i = 0; i < c->n_outputs; i++) {
+		struct pv_output *o = &c->outputs[i];
+		char joined[PATH_MAX];
+		if (o->path[0] == '/')
+			continue;
+		/* A literal % in the directory must not read as %p or %h. */
+		size_t n = 0;
+		for (const char *d = dir; *d && n + 2 < sizeof(joined); d++) {
+			if (*d == '%')
+				joined[n++] = '%';
+			joined[n++] = *d;
+		}
+		if (n + 1 + strlen(o->path) + 1 > sizeof(joined))
+			continue;
+		joined[n++] = '/';
+		strcpy(joined + n, o->path);
+		strcpy(o->path, joined);
+	}
 }
 
 int pv_expand_path(const char *template, int pid, char *out, unsigned size)

@@ -18,7 +18,8 @@ enum pv_format {
 };
 
 struct pv_output {
-	char path[PATH_MAX]; /* as given: %p, %h, %% are expanded when writing */
+	char path[PATH_MAX]; /* %p, %h, %% are expanded when writing */
+	char given[256];     /* as the user wrote it, for messages */
 	enum pv_format format;
 };
 
@@ -42,6 +43,11 @@ typedef const char *pv_getenv_fn(const char *name);
 /* Fill c from the environment seen through get. secure: ignore path
  * variables, as for setuid programs. Problems go to pv_log. */
 void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure);
+
+/* Make relative output names relative to dir (the directory the program
+ * started in), so that a program that changes directory still writes where
+ * it was started. A name that would not fit is left as it was. */
+void pv_config_anchor_outputs(struct pv_config *c, const char *dir);
 
 /* Expand %p (pid), %h (host name) and %% in a path template.
  * 0, or -1 if the result does not fit. */

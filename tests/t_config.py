@@ -42,6 +42,10 @@ for name, value, message in BAD:
     t.ok(written in (["prof.json"], ["prof.dot"]), "%s='%s': profile still written (%s)"
          % (name, shown, written))
 
+r = h.run([prog, "chdir"], outputs="prof-chdir.json")
+t.ok(os.path.exists(r.file("prof-chdir.json")) and not os.path.exists("/prof-chdir.json"),
+     "a program that changes directory still writes where it was started")
+
 r = h.run([prog, "exit"], outputs="/sys/nowhere/prof.json")
 t.ok(any("cannot write /sys/nowhere/prof.json: " in l for l in h.profviz_lines(r.stderr)),
      "unwritable directory: message names the path and the error", r.stderr)

@@ -113,6 +113,10 @@ static void event_here(const char *mode, const char *arg)
 		waitpid(pid, &status, 0);
 		printf("vfork child exited %d\n", WEXITSTATUS(status));
 	}
+	if (!strcmp(mode, "chdir")) {
+		if (chdir("/") != 0)
+			perror("chdir");
+	}
 	if (!strcmp(mode, "errno")) {
 		/* errno set before each call must be seen inside it and after it. */
 		int bad = 0;

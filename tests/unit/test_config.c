@@ -119,6 +119,13 @@ int main(void)
 	expect_message("PROFVIZ_EVENTS", long_events,
 		       "profviz: PROFVIZ_EVENTS is longer than 1023 characters; using the default");
 
+	load(0, "PROFVIZ_OUTPUT", "p.json,/abs/q.dot,r.%p.folded");
+	pv_config_anchor_outputs(&c, "/home/a%b");
+	tap_ok(!strcmp(c.outputs[0].path, "/home/a%%b/p.json") &&
+		       !strcmp(c.outputs[1].path, "/abs/q.dot") &&
+		       !strcmp(c.outputs[2].path, "/home/a%%b/r.%p.folded") &&
+		       !strcmp(c.outputs[0].given, "p.json"),
+	       "relative names anchored at the start directory, its %% escaped");
 	char out[64];
 	tap_ok(pv_expand_path("p.%p.%%.json", 42, out, sizeof(out)) == 0 &&
 		       !strcmp(out, "p.42.%.json"),
