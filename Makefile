@@ -12,10 +12,13 @@ SAN ?=
 V ?= 0
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
-# The runtime is never instrumented, exports only what profviz.map lists, and
-# keeps its TLS initial-exec so the hooks reach it with one instruction.
+# The runtime is never instrumented (said explicitly where the compiler has
+# the flag), exports only what profviz.map lists, and keeps its TLS
+# initial-exec so the hooks reach it with one instruction.
+NO_INSTRUMENT := $(shell $(CC) -fno-instrument-functions -E -x c /dev/null >/dev/null 2>&1 \
+	&& echo -fno-instrument-functions)
 RT_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -ftls-model=initial-exec \
-	-fno-instrument-functions $(WARN) -Iinclude -Ilib
+	$(NO_INSTRUMENT) $(WARN) -Iinclude -Ilib
 RT_LDFLAGS := -shared -Wl,--version-script=lib/profviz.map -Wl,-z,now
 RT_LIBS := -ldw -lelf -ldl -lpthread -lm
 
