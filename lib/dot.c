@@ -259,11 +259,12 @@ int pv_write_dot(FILE *out, const struct pv_report *r)
 		else
 			fprintf(out, "  f%d -> ", a->caller);
 		if (nested)
-			fprintf(out, "f%d [label=\"%" PRIu64 "\xc3\x97\", style=dashed, color=\"%s\", "
+			fprintf(out, "f%d [label=\"  %" PRIu64 "\xc3\x97\", style=dashed, color=\"%s\", "
 				"fontcolor=\"%s\", tooltip=\"nested in an activation of the callee: "
 				"no total of its own\"];\n", a->callee, a->calls, hex, hex);
 		else
-			fprintf(out, "f%d [label=\"%.2f%%\\n%" PRIu64 "\xc3\x97\", color=\"%s\", "
+			/* Indented: graphviz sets edge labels flush against the line. */
+			fprintf(out, "f%d [label=\"  %.2f%%\\l  %" PRIu64 "\xc3\x97\\l\", color=\"%s\", "
 				"fontcolor=\"%s\", penwidth=%.2f, arrowsize=%.2f];\n", a->callee,
 				100 * w, a->calls, hex, hex, 0.5 + 4 * w, 0.5 * sqrt(0.5 + 4 * w) + 0.3);
 	}
