@@ -77,6 +77,12 @@ r = h.run([prog, "execlp", prog], outputs="prof.json")
 t.eq(sorted(os.listdir(r.workdir)), ["prof.exec1.json", "prof.json"],
      "execlp: the variadic family is covered too")
 
+# A wrapper process (a shell) has no instrumented code: it must not write,
+# or it would replace the profile of the program it ran, ending after it.
+r = h.run(["bash", "-c", prog + " return; true"], outputs="prof.json")
+t.eq(sorted(os.listdir(r.workdir)), ["prof.json"], "a shell around the program writes nothing")
+t.eq(r.json().calls("step"), 5, "the program's profile survives the shell's exit")
+
 # posix_spawn and vfork children must not disturb the parent's state.
 for mode in ("spawn", "vfork", "vfork_exit"):
     r = same_as_plain(mode)
