@@ -158,6 +158,13 @@ def dot_renders(path):
     return proc.returncode == 0 and proc.stderr.strip() == "", proc.stderr
 
 
+def median_of_runs(measure, runs=3):
+    """A wall-clock figure as the median over several runs: one run on a
+    shared machine can be preempted at the wrong moment."""
+    values = sorted(measure() for _ in range(runs))
+    return values[len(values) // 2]
+
+
 def profviz_lines(stderr):
     text = stderr.decode(errors="replace") if isinstance(stderr, bytes) else stderr
     return [l for l in text.splitlines() if l.startswith("profviz: ")]

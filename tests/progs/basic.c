@@ -17,14 +17,15 @@ static void work(long n)
 	sink = x;
 }
 
+/* Long enough that scheduler time slices average out in wall-clock shares. */
 static void light(void)
 {
-	work(400000);
+	work(10000000);
 }
 
 static void heavy(void)
 {
-	work(1200000);
+	work(30000000);
 }
 
 int main(int argc, char **argv)
