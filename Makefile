@@ -41,9 +41,11 @@ profviz.so: $(RT_SRCS) $(RT_HDRS) lib/profviz.map | deps
 # the libc wrappers and signal handlers that need them).
 UNIT_LIB_SRCS := $(filter-out lib/interpose.c lib/signals.c,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
-UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
+# Sanitized unit tests get a directory of their own, never a stale plain build.
+UNIT_DIR := build/unit$(if $(SAN),-$(SAN))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(UNIT_DIR)/%,$(UNIT_SRCS))
 
-build/unit/%: tests/unit/%.c $(LIB_SRCS) $(RT_HDRS) tests/unit/tap.h tests/unit/messages.h | deps
+$(UNIT_DIR)/%: tests/unit/%.c $(LIB_SRCS) $(RT_HDRS) tests/unit/tap.h tests/unit/messages.h | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -fPIC,$(RT_CFLAGS)) $(SAN_FLAGS) -Itests/unit -o $@ $< $(UNIT_LIB_SRCS) $(RT_LIBS)
 

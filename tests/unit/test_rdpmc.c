@@ -199,20 +199,20 @@ static void test_group_read(void)
 /* The kernel, played by a thread: every generation g writes offset g<<32,
  * counter g mod 2^20, and times 7g, under the sequence count. */
 static struct perf_event_mmap_page shared_page;
-static volatile uint64_t hw_counter;
-static volatile int stop;
+static uint64_t hw_counter; /* the "hardware" counter, rewritten by the writer */
+static int stop;
 
 static uint64_t live_rdpmc(void *ctx, uint32_t ecx)
 {
 	(void)ctx;
 	(void)ecx;
-	return hw_counter;
+	return __atomic_load_n(&hw_counter, __ATOMIC_RELAXED);
 }
 
 static void *kernel_writer(void *arg)
 {
 	(void)arg;
-	for (uint64_t g = 1; !stop; g++) {
+	for (uint64_t g = 1; !__atomic_load_n(&stop, __ATOMIC_RELAXED); g++) {
 		__atomic_store_n(&shared_page.lock, shared_page.lock + 1, __ATOMIC_RELEASE);
 		__atomic_store_n(&shared_page.offset, (int64_t)(g << 32), __ATOMIC_RELEASE);
 		__atomic_store_n(&hw_counter, g & 0xFFFFF, __ATOMIC_RELEASE);
@@ -248,7 +248,7 @@ static void test_torture(void)
 		distinct += gen != last_gen;
 		last_gen = gen;
 	}
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	pthread_join(writer, NULL);
 	tap_is(mixed, 0, "torture: no read mixes two generations (%ld reads)", reads);
 	tap_ok(distinct >= 1000, "torture: the writer really raced the readers (%ld changes seen)",
