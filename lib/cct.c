@@ -68,7 +68,7 @@ void pv_cct_release(struct pv_cct *cct)
 	cct->root = NULL;
 	cct->funcs = NULL;
 	cct->index = NULL;
-	cct->index_mask = cct->index_used = 0;
+	cct->index_used = 0;
 }
 
 static uint64_t slot_hash(const struct pv_node *p, const void *fn)
@@ -80,10 +80,10 @@ static uint64_t slot_hash(const struct pv_node *p, const void *fn)
 
 struct pv_node *pv_cct_find(struct pv_cct *cct, struct pv_node *p, void *fn)
 {
-	const struct pv_child_slot *slots = cct->index;
-	uint64_t mask = cct->index_mask;
+	const struct pv_child_index *index = cct->index;
+	uint64_t mask = index->mask;
 	for (uint64_t i = slot_hash(p, fn) & mask;; i = (i + 1) & mask) {
-		const struct pv_child_slot *s = &slots[i];
+		const struct pv_child_slot *s = &index->slots[i];
 		if (!s->parent)
 			return NULL;
 		if (s->parent == p && s->fn == fn) {
@@ -93,12 +93,13 @@ struct pv_node *pv_cct_find(struct pv_cct *cct, struct pv_node *p, void *fn)
 	}
 }
 
-static void index_put(struct pv_child_slot *slots, uint64_t mask, struct pv_node *p,
-		      void *fn, struct pv_node *child)
+static void index_put(struct pv_child_index *index, struct pv_node *p, void *fn,
+		      struct pv_node *child)
 {
-	uint64_t i = slot_hash(p, fn) & mask;
+	struct pv_child_slot *slots = index->slots;
+	uint64_t i = slot_hash(p, fn) & index->mask;
 	while (slots[i].parent)
-		i = (i + 1) & mask;
+		i = (i + 1) & index->mask;
 	/* The key last: a lookup interrupted here (by a signal whose handler
 	 * adds edges) sees either a free slot or a whole one. */
 	slots[i].child = child;
@@ -111,19 +112,21 @@ static void index_put(struct pv_child_slot *slots, uint64_t mask, struct pv_node
  * table stays in the arena, so an interrupted lookup still reads memory. */
 static int index_reserve(struct pv_cct *cct)
 {
-	uint64_t slots = cct->index_mask + 1;
-	if (cct->index && 2 * (cct->index_used + 1) <= slots)
+	const struct pv_child_index *old = cct->index;
+	uint64_t slots = old ? old->mask + 1 : 0;
+	if (old && 2 * (cct->index_used + 1) <= slots)
 		return 0;
-	uint64_t grown = cct->index ? 2 * slots : 64;
-	struct pv_child_slot *fresh = pv_arena_alloc(&cct->arena, grown * sizeof(*fresh));
+	uint64_t grown = old ? 2 * slots : 64;
+	struct pv_child_index *fresh =
+		pv_arena_alloc(&cct->arena, sizeof(*fresh) + grown * sizeof(fresh->slots[0]));
 	if (!fresh)
 		return -1;
-	for (uint64_t i = 0; cct->index && i < slots; i++)
-		if (cct->index[i].parent)
-			index_put(fresh, grown - 1, cct->index[i].parent, cct->index[i].fn,
-				  cct->index[i].child);
-	pv_signal_fence();
-	cct->index_mask = grown - 1;
+	fresh->mask = grown - 1;
+	for (uint64_t i = 0; i < slots; i++)
+		if (old->slots[i].parent)
+			index_put(fresh, old->slots[i].parent, old->slots[i].fn,
+				  old->slots[i].child);
+	pv_signal_fence(); /* a whole table, then the pointer to it */
 	cct->index = fresh;
 	return 0;
 }
@@ -165,7 +168,7 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 	}
 	c->next_sibling = p->first_child;
 	p->first_child = c;
-	index_put(cct->index, cct->index_mask, p, fn, c);
+	index_put(cct->index, p, fn, c);
 	cct->index_used++;
 	p->cache[pv_child_slot(fn)] = c;
 	return c;

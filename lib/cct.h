@@ -85,11 +85,17 @@ struct pv_child_slot {
 	struct pv_node *child;
 };
 
+/* A table and its size, behind one pointer: a lookup that a signal handler
+ * interrupts to grow the index can never pair one table with another's mask. */
+struct pv_child_index {
+	uint64_t mask; /* slots - 1 */
+	struct pv_child_slot slots[];
+};
+
 struct pv_cct {
 	unsigned nev;
 	struct pv_node *root;
-	struct pv_child_slot *index; /* open addressing, linear probing */
-	uint64_t index_mask;         /* slots - 1 */
+	struct pv_child_index *index; /* open addressing, linear probing */
 	uint64_t index_used;
 	/* Signal nodes are children of the interrupted node but kept out of its
 	 * child list, which the interrupted hook may be reordering: they are
