@@ -176,37 +176,6 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 
 const char pv_signal_markers[PV_NSIG];
 
-struct pv_node *pv_cct_signal_node(struct pv_cct *cct, struct pv_node *at, int sig)
-{
-	if (sig <= 0 || sig >= PV_NSIG)
-		return NULL;
-	struct pv_signal_key key = { at, sig };
-	struct pv_signal_entry *e;
-	HASH_FIND(hh, cct->signal_index, &key, sizeof(key), e);
-	if (e)
-		return e->node;
-	void *fn = (void *)&pv_signal_markers[sig];
-	struct pv_func *f = func_of(cct, fn);
-	struct pv_node *n = f ? new_node(cct, fn, at) : NULL;
-	e = n ? pv_arena_alloc(&cct->arena, sizeof(*e)) : NULL;
-	if (!e)
-		return NULL;
-	n->func = f;
-	e->key = key;
-	e->node = n;
-	pv_uthash_arena = &cct->arena;
-	pv_uthash_failed = 0;
-	HASH_ADD(hh, cct->signal_index, key, sizeof(key), e);
-	pv_uthash_arena = NULL;
-	if (pv_uthash_failed)
-		return NULL;
-	if (!cct->signal_tail)
-		cct->signal_tail = &cct->signal_list;
-	*cct->signal_tail = n;
-	cct->signal_tail = &n->next_sibling;
-	return n;
-}
-
 /* top and everything below it, depth first. */
 static void walk_subtree(const struct pv_node *top,
 			 void (*visit)(const struct pv_node *n, void *arg), void *arg)
@@ -231,8 +200,6 @@ void pv_cct_walk(const struct pv_cct *cct,
 		 void (*visit)(const struct pv_node *n, void *arg), void *arg)
 {
 	for (const struct pv_node *n = cct->root->first_child; n; n = n->next_sibling)
-		walk_subtree(n, visit, arg);
-	for (const struct pv_node *n = cct->signal_list; n; n = n->next_sibling)
 		walk_subtree(n, visit, arg);
 }
 

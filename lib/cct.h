@@ -52,8 +52,9 @@ struct pv_node {
 	uint64_t cost[];            /* self[nev] then total[nev]; none on fold edges */
 };
 
-/* Stand-in function addresses for signal deliveries: the node of signal s
- * has fn = &pv_signal_markers[s], so it reads "<signal SIGx>" in outputs. */
+/* Stand-in function addresses for signal deliveries: a handler of signal s
+ * runs under an edge to fn = &pv_signal_markers[s] from the node it
+ * interrupted, so it reads "<signal SIGx>" in outputs. */
 #define PV_NSIG 65
 extern const char pv_signal_markers[PV_NSIG];
 
@@ -64,18 +65,6 @@ static inline int pv_signal_of(const void *fn)
 		       ? (int)(c - pv_signal_markers)
 		       : 0;
 }
-
-/* Where a signal's handler ran: under the node it interrupted. */
-struct pv_signal_key {
-	const struct pv_node *interrupted;
-	int sig;
-};
-
-struct pv_signal_entry {
-	struct pv_signal_key key;
-	struct pv_node *node;
-	UT_hash_handle hh;
-};
 
 /* The child index: every edge by (parent node, callee), for callers with
  * more callees than the node's cache holds (an interpreter's dispatch). */
@@ -97,12 +86,6 @@ struct pv_cct {
 	struct pv_node *root;
 	struct pv_child_index *index; /* open addressing, linear probing */
 	uint64_t index_used;
-	/* Signal nodes are children of the interrupted node but kept out of its
-	 * child list, which the interrupted hook may be reordering: they are
-	 * found through this index and listed in signal_list (by next_sibling). */
-	struct pv_signal_entry *signal_index;
-	struct pv_node *signal_list; /* oldest first: a nested signal's parent precedes it */
-	struct pv_node **signal_tail;
 	struct pv_arena arena;
 	struct pv_func *funcs; /* uthash by fn, allocated in the arena */
 	uint64_t nodes, fold_edges, funcs_count;
@@ -124,14 +107,8 @@ struct pv_node *pv_cct_find(struct pv_cct *cct, struct pv_node *p, void *fn);
 /* Edge from p for fn, made if new; NULL only when memory ran out. */
 struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn);
 
-/* The node for signal sig's handler interrupting at node at, made if new;
- * NULL when memory ran out. Safe in a signal handler that did not interrupt
- * the slow path (nothing else allocates). */
-struct pv_node *pv_cct_signal_node(struct pv_cct *cct, struct pv_node *at, int sig);
-
-/* Visit every node and fold edge below the root (signal nodes included),
- * each after its parent, without recursion (paths can be thousands of
- * functions long). */
+/* Visit every node and fold edge below the root, each after its parent,
+ * without recursion (paths can be thousands of functions long). */
 void pv_cct_walk(const struct pv_cct *cct,
 		 void (*visit)(const struct pv_node *n, void *arg), void *arg);
 

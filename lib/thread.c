@@ -129,11 +129,14 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 {
 	struct pv_frame *top = t->top;
 	size_t fs = t->frame_size;
-	if ((char *)top + 2 * fs > (char *)t->stack_limit)
+	if ((char *)top + 2 * fs > (char *)t->stack_limit || sig <= 0 || sig >= PV_NSIG)
 		return NULL;
-	struct pv_node *s = pv_cct_signal_node(&t->cct, top->node, sig);
-	if (!s)
+	/* An edge like a call's: the interrupted hook reads the edge index and
+	 * never writes a child list, so adding to them here is safe. */
+	struct pv_node *c = pv_cct_child(&t->cct, top->node, (void *)&pv_signal_markers[sig]);
+	if (!c)
 		return NULL;
+	struct pv_node *s = c->target; /* a signal nested in its own handler folds */
 	uint64_t now[PV_MAX_EVENTS];
 	t->read(t, now);
 	struct pv_frame *f = pv_frame_above(pv_frame_above(top, fs), fs);
@@ -146,7 +149,7 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 		t->last[i] = now[i];
 		f->start[i] = now[i];
 	}
-	s->calls++;
+	c->calls++;
 	s->func->active++;
 	pv_signal_fence();
 	t->top = f;

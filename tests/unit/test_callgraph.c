@@ -260,6 +260,43 @@ static void test_signal_frames(void)
 	tap_ok(t->top == t->stack, "signal: stack empty again");
 }
 
+static void test_nested_signal(void)
+{
+	struct pv_thread *t = new_thread();
+	uint64_t outer_saved[PV_MAX_EVENTS], inner_saved[PV_MAX_EVENTS];
+	uintptr_t marker = (uintptr_t)&pv_signal_markers[10];
+	enter(t, MAIN);
+	fake_clock = 10;
+	struct pv_frame *outer = pv_thread_signal_enter(t, 10, STACK_TOP - 64 * 10, outer_saved);
+	depth = 10;
+	enter(t, B); /* the handler, interrupted by the same signal (SA_NODEFER) */
+	fake_clock = 12;
+	struct pv_frame *inner = pv_thread_signal_enter(t, 10, STACK_TOP - 64 * 20, inner_saved);
+	depth = 20;
+	enter(t, B);
+	fake_clock = 15;
+	leave(t, B);
+	pv_thread_signal_leave(t, inner, inner_saved);
+	depth = 11;
+	fake_clock = 16;
+	leave(t, B);
+	pv_thread_signal_leave(t, outer, outer_saved);
+	depth = 1;
+	fake_clock = 20;
+	leave(t, MAIN);
+	merge(t);
+	tap_ok(outer && inner, "nested signal: both frames pushed");
+	tap_is(func(marker)->calls, 2, "nested signal: both deliveries counted");
+	tap_is(arc(MAIN, marker)->calls, 1, "nested signal: the outer one under main");
+	tap_is(arc(B, marker)->calls, 1, "nested signal: the inner one under the handler");
+	tap_is(t->cct.fold_edges, 1, "nested signal: folded into the outer signal's node");
+	tap_is(func(B)->calls, 2, "nested signal: both handler runs counted");
+	tap_is(func(B)->self[0], 6, "nested signal: each handler run's own time as self (3 + 3)");
+	tap_is(func(MAIN)->self[0] + func(B)->self[0] + func(marker)->self[0], 20,
+	       "nested signal: selves still add up to the run");
+	tap_ok(t->top == t->stack, "nested signal: stack empty again");
+}
+
 static void test_many_callees(void)
 {
 	struct pv_thread *t = new_thread();
@@ -411,6 +448,7 @@ int main(void)
 	test_inlined_same_frame();
 	test_unmatched_exits();
 	test_signal_frames();
+	test_nested_signal();
 	test_many_callees();
 	test_deep_recursion();
 	test_random_against_model();
