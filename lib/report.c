@@ -122,11 +122,10 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *p,
 		return -1;
 	}
 
-	/* Keep the function address until the sort is done: it is the key. */
-	void **addr = calloc(r->n_funcs ? r->n_funcs : 1, sizeof(void *));
 	unsigned i = 0;
 	for (struct pv_fstat *f = p->funcs; f; f = f->hh.next, i++) {
 		struct pv_rfunc *rf = &r->funcs[i];
+		rf->fn = f->fn;
 		int sig = pv_signal_of(f->fn);
 		if (sig)
 			signal_symbol(sig, &rf->sym);
@@ -137,20 +136,16 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *p,
 			rf->self[e] = scaled(f->self[e], scale[e]);
 			rf->total[e] = scaled(f->total[e], scale[e]);
 		}
-		rf->id = (int)i; /* the position before sorting, to find addr again */
-		if (addr)
-			addr[i] = f->fn;
 	}
 	qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), by_total_desc);
 	struct fn_index *by_fn = NULL;
 	pv_uthash_arena = NULL;
 	for (i = 0; i < r->n_funcs; i++) {
-		index[i].fn = addr ? addr[r->funcs[i].id] : NULL;
+		index[i].fn = r->funcs[i].fn;
 		index[i].id = (int)i;
 		r->funcs[i].id = (int)i;
 		HASH_ADD_PTR(by_fn, fn, &index[i]);
 	}
-	free(addr);
 
 	i = 0;
 	for (struct pv_astat *a = p->arcs; a; a = a->hh.next, i++) {

@@ -13,6 +13,7 @@
 
 struct pv_rfunc {
 	int id;
+	void *fn; /* its address, the key of the profile's tables */
 	struct pv_symbol sym;
 	uint64_t calls;
 	uint64_t self[PV_MAX_EVENTS];
