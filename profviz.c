@@ -396,15 +396,16 @@ int pv_runtime_should_dump(void)
 	return pv_ready && !pv_config.disabled && !pv_dumped && getpid() == pv_pid;
 }
 
-/* Run f with this thread's hooks ignored, errno kept. */
-static int outside_hooks(int (*f)(int, int), int a, int b)
+/* dump() on behalf of the program: this thread's hooks ignored meanwhile
+ * (the dump may call instrumented code), errno kept. */
+static int dump_outside_hooks(int at_exit, int exec_n)
 {
 	int saved_errno = errno;
 	struct pv_thread *t = pv_self;
 	int mode = t->mode;
 	if (mode < PV_MODE_BUSY)
 		t->mode = PV_MODE_BUSY;
-	int status = f(a, b);
+	int status = dump(at_exit, exec_n);
 	if (mode < PV_MODE_BUSY && t->mode == PV_MODE_BUSY)
 		t->mode = t->run_mode;
 	errno = saved_errno;
@@ -415,7 +416,7 @@ PV_EXPORT int profviz_dump(void)
 {
 	if (!pv_runtime_should_dump())
 		return -1;
-	return outside_hooks(dump, 0, 0);
+	return dump_outside_hooks(0, 0);
 }
 
 /* The process ends here: write once, with every open frame closed. */
@@ -424,7 +425,7 @@ void pv_runtime_exit_now(void)
 	if (!pv_runtime_should_dump())
 		return;
 	pv_dumped = 1;
-	outside_hooks(dump, 1, 0);
+	dump_outside_hooks(1, 0);
 }
 
 __attribute__((destructor)) static void pv_fini(void)
@@ -448,7 +449,7 @@ void pv_runtime_before_exec(void)
 		if (pv_output_path(&pv_config.outputs[0], pv_pid, tag, path, sizeof(path)) < 0 ||
 		    access(path, F_OK) != 0)
 			break;
-	outside_hooks(dump, 0, tag.exec_n);
+	dump_outside_hooks(0, tag.exec_n);
 }
 
 void pv_runtime_module_closing(void *handle)

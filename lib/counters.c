@@ -151,7 +151,7 @@ void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 		       defaulted ? "" : "no requested event can be counted; ", why);
 		return;
 	}
-	append(summary, summary_size, "%s%s", "events ", "");
+	snprintf(summary, summary_size, "events ");
 	for (unsigned i = 0; i < set->n; i++)
 		append(summary, summary_size, i ? ", %s (%s)" : "%s (%s)", set->ev[i].name,
 		       pv_backend_name(set->ev[i].backend));
