@@ -1,10 +1,15 @@
 # profviz — build, test, demo and benchmark.
-#   make            build ./profviz.so
-#   make demo       profile examples/demo, leave prof.dot and prof.svg
-#   make check      unit and integration tests (TAP through prove)
+#   make            build ./profviz.so (installs nothing)
+#   make demo       profile examples/wordfreq, leave prof.dot and prof.svg
+#   make check      unit tests and the integration tests that need no download
+#   make check-real real programs built from Debian source packages
+#   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS each
 #   make bench      hook overhead per call (ns and instructions)
 #   make SAN=address|thread check    the same under a sanitizer
+#   make WERROR=1 ...                warnings are errors (CI)
 #   make deps       install the Debian packages the build and tests need
+# demo, check, check-real and fuzz install what is missing first; nothing
+# else runs apt-get.
 
 CC ?= gcc
 CXX ?= g++
@@ -13,48 +18,109 @@ V ?= 0
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
 # The runtime is never instrumented (said explicitly where the compiler has
-# the flag), exports only what profviz.map lists, and keeps its TLS
-# initial-exec so the hooks reach it with one instruction.
+# the flag), exports only what its sources mark for export (profviz.map
+# versions its own interface; tests/t_exports.py checks the set), and keeps
+# its TLS initial-exec so the hooks reach it with one instruction.
 NO_INSTRUMENT := $(shell $(CC) -fno-instrument-functions -E -x c /dev/null >/dev/null 2>&1 \
 	&& echo -fno-instrument-functions)
+# WERROR=1: every C compile of the project (runtime, unit tests, fuzz
+# targets, bench, demo) treats warnings as errors.
+WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
 RT_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -ftls-model=initial-exec \
-	$(NO_INSTRUMENT) $(WARN) -Iinclude -Ilib
+	$(NO_INSTRUMENT) $(WARN) $(WERROR_FLAG) -Iinclude -Ilib
 RT_LDFLAGS := -shared -Wl,--version-script=lib/profviz.map -Wl,-z,now
 RT_LIBS := -ldw -lelf -ldl -lpthread -lm
 
-ifeq ($(SAN),address)
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-else ifeq ($(SAN),thread)
-SAN_FLAGS := -fsanitize=thread
+# The runtime's core: every lib/*.c but the libc wrappers, which need the
+# hooks of profviz.c. Compiled once per flavour into build/FLAVOUR/libcore.a,
+# which the runtime, the unit tests and the bench link.
+WRAPPERS := lib/interpose.c lib/signals.c lib/blocking.c lib/ucontext.c
+# Wrappers that cannot be C (functions that return twice).
+ASM_WRAPPERS := lib/returns_twice.S
+CORE_SRCS := $(filter-out $(WRAPPERS),$(wildcard lib/*.c))
+
+# Flavours, each in a directory of its own under build/, so that a
+# sanitized build never links a stale plain object, nor the reverse.
+SAN_plain :=
+SAN_san-address := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+SAN_san-thread := -fsanitize=thread
+COMPILE_plain = $(CC) $(RT_CFLAGS) $(SAN_plain)
+COMPILE_san-address = $(CC) $(RT_CFLAGS) $(SAN_san-address)
+COMPILE_san-thread = $(CC) $(RT_CFLAGS) $(SAN_san-thread)
+
+FLAVOUR := $(if $(SAN),san-$(SAN),plain)
+ifeq ($(filter plain san-address san-thread,$(FLAVOUR)),)
+$(error SAN=$(SAN): use SAN=address or SAN=thread)
 endif
 
-LIB_SRCS := $(wildcard lib/*.c)
-RT_SRCS := profviz.c $(LIB_SRCS)
-RT_HDRS := $(wildcard lib/*.h) include/profviz.h
+# Compiles wait for deps only when the goal is one that may install.
+ifneq ($(filter demo check check-real fuzz deps,$(MAKECMDGOALS)),)
+DEPS := deps
+endif
 
 all: profviz.so
 
-profviz.so: $(RT_SRCS) $(RT_HDRS) lib/profviz.map | deps
-	$(CC) $(RT_CFLAGS) $(RT_LDFLAGS) -o $@ $(RT_SRCS) $(RT_LIBS)
+# flavour(NAME): objects of any source under build/NAME (with their header
+# dependencies), build/NAME/libcore.a, and the unit tests. build/NAME/cflags
+# records how the objects were compiled, so that other flags rebuild them.
+define flavour
+build/$(1)/%.o: %.c build/$(1)/cflags | $$(DEPS)
+	@mkdir -p $$(@D)
+	$$(filter-out $$(NOT_HERE),$$(COMPILE_$(1))) -MMD -MP -c $$< -o $$@
 
-# Unit tests link the runtime's library files directly (not the hooks, nor
-# the libc wrappers and signal handlers that need them).
-UNIT_LIB_SRCS := $(filter-out lib/interpose.c lib/signals.c,$(LIB_SRCS))
+build/$(1)/%.o: %.S build/$(1)/cflags | $$(DEPS)
+	@mkdir -p $$(@D)
+	$$(filter-out $$(NOT_HERE),$$(COMPILE_$(1))) -MMD -MP -c $$< -o $$@
+
+# Rebuilt from scratch when the list of sources changes (members records
+# it), so that a source removed from lib/ leaves no stale member behind.
+build/$(1)/libcore.a: $(CORE_SRCS:%.c=build/$(1)/%.o) build/$(1)/members
+	@rm -f $$@
+	$$(AR) rcs $$@ $$(filter %.o,$$^)
+
+build/$(1)/unit/%: tests/unit/%.c build/$(1)/libcore.a build/$(1)/cflags | $$(DEPS)
+	@mkdir -p $$(@D)
+	$$(filter-out -fPIC,$$(COMPILE_$(1))) -Itests/unit -MMD -MP -o $$@ $$< \
+		build/$(1)/libcore.a $$(RT_LIBS)
+
+build/$(1)/cflags: FORCE
+	@mkdir -p $$(@D)
+	@echo '$$(COMPILE_$(1))' | cmp -s - $$@ || echo '$$(COMPILE_$(1))' > $$@
+
+build/$(1)/members: FORCE
+	@mkdir -p $$(@D)
+	@echo '$$(CORE_SRCS)' | cmp -s - $$@ || echo '$$(CORE_SRCS)' > $$@
+
+-include $$(wildcard build/$(1)/*.d build/$(1)/lib/*.d build/$(1)/unit/*.d)
+endef
+
+# runtime(NAME, OUTPUT): the preloaded runtime of a flavour, all of its core
+# included whether or not the hooks reach it.
+define runtime
+$(2): build/$(1)/profviz.o $(WRAPPERS:%.c=build/$(1)/%.o) $(ASM_WRAPPERS:%.S=build/$(1)/%.o) \
+		build/$(1)/libcore.a lib/profviz.map
+	$$(CC) $$(SAN_$(1)) $$(RT_LDFLAGS) -o $$@ $$(filter %.o,$$^) \
+		-Wl,--whole-archive build/$(1)/libcore.a -Wl,--no-whole-archive $$(RT_LIBS)
+endef
+
+$(foreach f,plain san-address san-thread,$(eval $(call flavour,$(f))))
+$(eval $(call runtime,plain,profviz.so))
+$(eval $(call runtime,san-address,build/san-address/profviz.so))
+$(eval $(call runtime,san-thread,build/san-thread/profviz.so))
+
+# TSan's start-up calls "the next" sigaction, i.e. profviz's wrapper, before
+# it can run instrumented code: the libc wrappers are built without it.
+$(WRAPPERS:%.c=build/san-thread/%.o): NOT_HERE := -fsanitize=thread
+
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
-# Sanitized unit tests get a directory of their own, never a stale plain build.
-UNIT_DIR := build/unit$(if $(SAN),-$(SAN))
-UNIT_BINS := $(patsubst tests/unit/%.c,$(UNIT_DIR)/%,$(UNIT_SRCS))
-
-$(UNIT_DIR)/%: tests/unit/%.c $(LIB_SRCS) $(RT_HDRS) tests/unit/tap.h tests/unit/messages.h | deps
-	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -fPIC,$(RT_CFLAGS)) $(SAN_FLAGS) -Itests/unit -o $@ $< $(UNIT_LIB_SRCS) $(RT_LIBS)
+UNIT_BINS := $(patsubst tests/unit/%.c,build/$(FLAVOUR)/unit/%,$(UNIT_SRCS))
 
 unit: $(UNIT_BINS)
 
 # With SAN=address or SAN=thread, the integration tests preload a runtime
 # built with that sanitizer, behind the sanitizer's own library.
 ifneq ($(SAN),)
-SAN_SO := build/profviz-$(SAN).so
+SAN_SO := build/$(FLAVOUR)/profviz.so
 SAN_LIB := $(shell $(CC) -print-file-name=$(if $(filter thread,$(SAN)),libtsan.so,libasan.so))
 # The sanitizers' own fatal-signal reports would change how the test programs
 # die: leave those signals to the program (and to profviz's handler).
@@ -64,28 +130,44 @@ TEST_ENV := PROFVIZ_TEST_PRELOAD="$(SAN_LIB) $(abspath $(SAN_SO))" PROFVIZ_TEST_
 	TSAN_OPTIONS=report_signal_unsafe=0:disable_coredump=0:$(SAN_SIGNALS):suppressions=$(abspath tests/tsan.supp)
 endif
 
-# TSan's start-up calls "the next" sigaction, i.e. profviz's wrapper, before
-# it can run instrumented code: the libc wrappers are built without it.
-WRAPPERS := lib/interpose.c lib/signals.c
-WRAPPER_SAN_FLAGS := $(if $(filter thread,$(SAN)),,$(SAN_FLAGS))
+# Test tiers, each ending in prove's summary; failures and skips are shown
+# with their reasons (--directives). check: fast, nothing to
+# download. check-real: programs built from Debian source packages.
+REAL_TESTS := $(wildcard tests/t_real_*.py)
+FUZZ_TESTS := tests/t_fuzz.py
+CHECK_TESTS := $(filter-out $(REAL_TESTS) $(FUZZ_TESTS),$(wildcard tests/t_*.py))
 
-$(SAN_SO): $(RT_SRCS) $(RT_HDRS) lib/profviz.map | deps
-	@mkdir -p build/san-$(SAN)
-	$(CC) $(RT_CFLAGS) $(WRAPPER_SAN_FLAGS) -c lib/interpose.c -o build/san-$(SAN)/interpose.o
-	$(CC) $(RT_CFLAGS) $(WRAPPER_SAN_FLAGS) -c lib/signals.c -o build/san-$(SAN)/signals.o
-	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) $(RT_LDFLAGS) -o $@ \
-		$(filter-out $(WRAPPERS),$(RT_SRCS)) build/san-$(SAN)/*.o $(RT_LIBS)
+check: profviz.so $(UNIT_BINS) $(SAN_SO) | $(DEPS)
+	$(TEST_ENV) prove -f --directives $(UNIT_BINS) $(CHECK_TESTS)
 
-check: profviz.so $(UNIT_BINS) $(SAN_SO)
-	$(TEST_ENV) prove -f $(UNIT_BINS) tests/t_*.py
+check-real: profviz.so $(SAN_SO) | $(DEPS)
+	$(TEST_ENV) prove -f --directives $(REAL_TESTS)
 
-demo: profviz.so
+demo: profviz.so | $(DEPS)
 	$(MAKE) -C examples demo
 
-bench: profviz.so
+bench:
 	./bench/run.sh
 
-# Installs only what is missing, so every target may depend on it.
+# Shares against perf sampling (needs perf; fetches zlib's source once).
+bench-truth: profviz.so | $(DEPS)
+	python3 bench/truth_table.py
+
+# The bench's workloads (every call a real call), and the counter-read
+# micro-benchmark on the plain core.
+BENCH_CFLAGS := -O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-calls \
+	-fno-ipa-cp $(WERROR_FLAG)
+BENCH_PROGS := build/bench/fib build/bench/mixed build/bench/dispatch build/bench/readcost
+build/bench/%: bench/%.c build/bench/cflags
+	$(CC) $(BENCH_CFLAGS) -o $@ $<
+build/bench/readcost: bench/readcost.c build/plain/libcore.a build/bench/cflags
+	$(CC) -O2 -g $(WERROR_FLAG) -Ilib -o $@ $< build/plain/libcore.a $(RT_LIBS)
+build/bench/cflags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(BENCH_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(BENCH_CFLAGS)' > $@
+bench-progs: $(BENCH_PROGS)
+
+# Installs only what is missing: cheap to run before every test tier.
 deps:
 	@./.ci/install-deps.sh
 
@@ -93,22 +175,26 @@ clean:
 	rm -rf build profviz.so prof.dot prof.svg prof.json prof.folded
 	$(MAKE) -C examples clean
 
-.PHONY: all unit check demo bench deps clean
+FORCE:
+
+.PHONY: all unit check demo bench bench-truth bench-progs deps clean FORCE
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
+# The targets link a clang-built archive of the same core, with coverage
+# instrumentation, so they need no list of what the parsers depend on.
 FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+COMPILE_fuzz = clang -std=gnu11 -O1 -g -fPIC -fvisibility=hidden $(WARN) $(WERROR_FLAG) \
+	-Iinclude -Ilib -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+$(eval $(call flavour,fuzz))
 FUZZ_TARGETS := build/fuzz/fuzz_config build/fuzz/fuzz_events
-build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c lib/config.c lib/log.c | deps
-	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -o $@ $^ -lm
-build/fuzz/fuzz_events: tests/fuzz/fuzz_events.c lib/events.c lib/log.c | deps
-	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -o $@ $^ -ldl
 
-fuzz: $(FUZZ_TARGETS)
-	for t in config events; do \
-		mkdir -p build/fuzz/corpus_$$t && cp tests/fuzz/corpus_$$t/* build/fuzz/corpus_$$t/; \
-		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) build/fuzz/corpus_$$t || exit 1; \
-	done
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libcore.a build/fuzz/cflags | $(DEPS)
+	clang -g -O1 $(WARN) $(WERROR_FLAG) -fsanitize=fuzzer $(FUZZ_SAN) -Ilib -MMD -MP -o $@ $< \
+		build/fuzz/libcore.a $(RT_LIBS)
 
-.PHONY: fuzz
+# The third tier: each target from its seeds on, through prove like the others.
+fuzz: $(FUZZ_TARGETS) | $(DEPS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) prove -f --directives $(FUZZ_TESTS)
+
+.PHONY: fuzz check-real

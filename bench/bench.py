@@ -84,6 +84,27 @@ def measure(name, binary, size, sizes, extra=None, label=""):
     return ns, ipc
 
 
+def measure_disabled(name, binary, size, sizes):
+    """PROFVIZ_DISABLE=1: the hooks still run (the program calls them), and
+    should cost little more than glibc's no-op ones. Calls are counted by
+    an enabled run, since a disabled one writes nothing."""
+    binary = os.path.join(BIN, binary)
+    off = {"PROFVIZ_DISABLE": "1"}
+    calls = calls_of(binary, size)
+    plain, pre = [], []
+    for _ in range(REPS):
+        plain.append(timed(binary, size, False))
+        pre.append(timed(binary, size, True, off))
+    ns = (statistics.median(pre) - statistics.median(plain)) / calls * 1e9
+    small, large = sizes
+    c_small, c_large = calls_of(binary, small), calls_of(binary, large)
+    with_pre = instructions(binary, large, True, off) - instructions(binary, small, True, off)
+    without = instructions(binary, large, False) - instructions(binary, small, False)
+    print("%-30s %-6s %10d calls  %6.1f ns/call  %6.1f instructions/call"
+          % (name, "off", calls, ns, (with_pre - without) / (c_large - c_small)))
+    sys.stdout.flush()
+
+
 def read_cost(mode):
     binary = os.path.join(BIN, "readcost")
     runs = []
@@ -107,6 +128,7 @@ def main():
           % REPS)
     for name, (binary, size, sizes) in WORKLOADS.items():
         measure(name, binary, size, sizes, label="tsc")
+    measure_disabled("fib, PROFVIZ_DISABLE=1", "fib", "32", ("18", "22"))
     # The read(2) backend on a software event: what a hook costs with a syscall.
     measure("fib (recursive)", "fib", "25", ("14", "16"),
             {"PROFVIZ_EVENTS": "task-clock"}, label="read")

@@ -1,8 +1,9 @@
 /*
  * Cost of one counter read per backend. usage: readcost tsc|read|rdpmc-sim N
- * rdpmc-sim runs the production reader on a simulated page, with a counter
- * instruction that returns a constant: its instruction count is the reader's
- * own (the real rdpmc instruction adds its latency, not instructions).
+ * rdpmc-sim runs the production reader (pv_counters_read_simulated, what a
+ * hook calls) on a simulated page, with a counter instruction that returns a
+ * constant: its instruction count is the reader's own (the real rdpmc
+ * instruction adds its latency, not instructions).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,17 @@ int main(int argc, char **argv)
 	page.index = 1;
 	page.pmc_width = 48;
 	page.time_enabled = page.time_running = 1;
+	if (!strcmp(mode, "rdpmc-sim")) {
+		static struct pv_event_set set = { .n = 1 };
+		strcpy(set.ev[0].name, "cycles");
+		set.ev[0].backend = PV_BACKEND_RDPMC;
+		t.counters.events = &set;
+		t.counters.n = 1;
+		t.counters.backend[0] = PV_BACKEND_RDPMC;
+		t.counters.fd[0] = -1;
+		t.counters.page[0] = &page;
+		t.nev = 1;
+	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	uint64_t v[PV_MAX_EVENTS];
@@ -60,9 +72,7 @@ int main(int argc, char **argv)
 		} else if (mode[0] == 'r' && mode[1] == 'e') {
 			pv_counters_read(&t, v);
 		} else {
-			struct pv_rdpmc_sample s;
-			pv_rdpmc_read(&page, sim_rdpmc, sim_clock, NULL, &s);
-			v[0] = s.value;
+			pv_counters_read_simulated(&t, v, sim_rdpmc, sim_clock, NULL);
 		}
 		sink = v[0];
 	}

@@ -1,7 +1,8 @@
 /*
  * wordfreq — the demo: count words in generated text and print the top ten.
  *
- *   gcc -O2 -g -finstrument-functions wordfreq.c -o wordfreq
+ *   gcc -O2 -g -finstrument-functions \
+ *       -finstrument-functions-exclude-file-list=.h,/usr/include/ wordfreq.c -o wordfreq
  *   LD_PRELOAD=../profviz.so ./wordfreq
  *   xdot prof.dot
  *

@@ -30,7 +30,39 @@ static inline uint64_t pv_arch_rdpmc(uint32_t ecx)
 /* The calling frame's stack pointer at the call (the hook's CFA). */
 #define pv_arch_stack_pointer() ((uintptr_t)__builtin_dwarf_cfa())
 
+#endif
+
+#if defined(__x86_64__)
+
+/* fn() on the stack whose top (16-byte aligned) is given, then back. Every
+ * register a call may change is declared changed; the caller's stack
+ * pointer waits in rbx, which fn() keeps. */
+static inline void pv_arch_call_on_stack(void (*fn)(void), void *top)
+{
+	__asm__ volatile("mov %%rsp, %%rbx\n\t"
+			 "mov %[top], %%rsp\n\t"
+			 "call *%[fn]\n\t"
+			 "mov %%rbx, %%rsp"
+			 :
+			 : [top] "r"(top), [fn] "r"(fn)
+			 : "rbx", "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11",
+			   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+			   "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory",
+			   "cc");
+}
+
 #else
+
+/* Not ported: on the caller's stack. */
+static inline void pv_arch_call_on_stack(void (*fn)(void), void *top)
+{
+	(void)top;
+	fn();
+}
+
+#endif
+
+#if !defined(__x86_64__) && !defined(__i386__)
 
 #include <time.h>
 #define PV_ARCH_HAS_RDPMC 0

@@ -18,7 +18,8 @@ static size_t round_up(size_t n, size_t to)
 void *pv_arena_alloc(struct pv_arena *a, size_t size)
 {
 	size = round_up(size, 16);
-	if ((size_t)(a->end - a->next) < size) {
+	/* No next: empty (see below). */
+	if (!a->next || (size_t)(a->end - a->next) < size) {
 		size_t header = round_up(sizeof(struct pv_arena_chunk), 16);
 		size_t chunk_size = round_up(header + size, PV_ARENA_CHUNK);
 		void *m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE,
@@ -29,9 +30,14 @@ void *pv_arena_alloc(struct pv_arena *a, size_t size)
 		c->older = a->chunks;
 		c->size = chunk_size;
 		a->chunks = c;
-		a->next = (char *)m + header;
+		/* The bounds change one at a time: a signal handler that leaves
+		 * by longjmp between two of them must find an empty arena, never
+		 * one bound of each chunk. */
+		a->next = NULL;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		a->end = (char *)m + chunk_size;
-		a->bytes += chunk_size;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		a->next = (char *)m + header;
 	}
 	void *p = a->next;
 	a->next += size;
@@ -48,5 +54,4 @@ void pv_arena_release(struct pv_arena *a)
 	}
 	a->chunks = NULL;
 	a->next = a->end = NULL;
-	a->bytes = 0;
 }

@@ -16,7 +16,6 @@ struct pv_arena {
 	struct pv_arena_chunk *chunks; /* newest first */
 	char *next;                    /* first free byte of the newest chunk */
 	char *end;                     /* one past its last byte */
-	size_t bytes;                  /* mapped in all, for the memory report */
 };
 
 /* Zeroed, 16-byte aligned memory, or NULL when the system refuses more. */

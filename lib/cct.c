@@ -2,7 +2,9 @@
 
 #include "compiler.h"
 
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 __thread struct pv_arena *pv_uthash_arena __attribute__((tls_model("initial-exec")));
 __thread int pv_uthash_failed __attribute__((tls_model("initial-exec")));
@@ -13,8 +15,7 @@ static struct pv_node pv_no_child = { .fn = (void *)~(uintptr_t)0 };
 
 static struct pv_node *new_node(struct pv_cct *cct, void *fn, struct pv_node *parent)
 {
-	size_t size = sizeof(struct pv_node) + 2 * cct->nev * sizeof(uint64_t);
-	struct pv_node *n = pv_arena_alloc(&cct->arena, size);
+	struct pv_node *n = pv_arena_alloc(&cct->arena, pv_node_size(cct->nev));
 	if (!n)
 		return NULL;
 	n->fn = fn;
@@ -40,11 +41,12 @@ static struct pv_func *func_of(struct pv_cct *cct, void *fn)
 	f->fn = fn;
 	pv_uthash_arena = &cct->arena;
 	pv_uthash_failed = 0;
+	cct->adding_func = 1;
 	HASH_ADD_PTR(cct->funcs, fn, f);
+	cct->adding_func = 0;
 	pv_uthash_arena = NULL;
 	if (pv_uthash_failed)
 		return NULL;
-	cct->funcs_count++;
 	return f;
 }
 
@@ -122,12 +124,17 @@ static int index_reserve(struct pv_cct *cct)
 	if (!fresh)
 		return -1;
 	fresh->mask = grown - 1;
+	/* Odd while copying, for a re-keying thread (pv_cct_rekey): a key it
+	 * changes in the old table after it was copied must be changed again. */
+	unsigned growth = __atomic_fetch_add(&cct->index_growth, 1, __ATOMIC_SEQ_CST);
 	for (uint64_t i = 0; i < slots; i++)
-		if (old->slots[i].parent)
-			index_put(fresh, old->slots[i].parent, old->slots[i].fn,
+		if (old->slots[i].parent) /* fn: the re-keying thread may be storing it */
+			index_put(fresh, old->slots[i].parent,
+				  __atomic_load_n(&old->slots[i].fn, __ATOMIC_RELAXED),
 				  old->slots[i].child);
 	pv_signal_fence(); /* a whole table, then the pointer to it */
-	cct->index = fresh;
+	__atomic_store_n(&cct->index, fresh, __ATOMIC_RELEASE);
+	__atomic_store_n(&cct->index_growth, growth + 2, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -167,6 +174,9 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 		c->func = f;
 	}
 	c->next_sibling = p->first_child;
+	/* A whole edge, then the link: the exit snapshot walks a running
+	 * thread's tree. */
+	pv_signal_fence();
 	p->first_child = c;
 	index_put(cct->index, p, fn, c);
 	cct->index_used++;
@@ -174,7 +184,69 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 	return c;
 }
 
+void pv_cct_repair(struct pv_cct *cct)
+{
+	pv_uthash_arena = NULL;
+	if (!cct->adding_func)
+		return;
+	/* The list of functions holds together at every step of an insertion;
+	 * the buckets may not (they move when the table grows): rebuild them. */
+	struct pv_func *f = cct->funcs;
+	cct->funcs = NULL;
+	pv_uthash_arena = &cct->arena;
+	while (f) {
+		struct pv_func *next = f->hh.next;
+		HASH_ADD_PTR(cct->funcs, fn, f);
+		f = next;
+	}
+	pv_uthash_arena = NULL;
+	cct->adding_func = 0;
+}
+
 const char pv_signal_markers[PV_NSIG];
+
+/* Every edge is in the index once: re-key it there, and its record. */
+static void rekey_index(struct pv_child_index *index, pv_rekey_fn *rekey, void *arg)
+{
+	for (uint64_t i = 0; i <= index->mask; i++) {
+		struct pv_child_slot *s = &index->slots[i];
+		if (!__atomic_load_n(&s->parent, __ATOMIC_ACQUIRE))
+			continue;
+		void *key = rekey(__atomic_load_n(&s->fn, __ATOMIC_RELAXED), arg);
+		if (!key)
+			continue;
+		__atomic_store_n(&s->fn, key, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->child->fn, key, __ATOMIC_RELAXED);
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* How long a re-keying waits for a thread that keeps copying its index. */
+#define REKEY_PATIENCE_NS (2 * 1000000000ull)
+
+int pv_cct_rekey(struct pv_cct *cct, pv_rekey_fn *rekey, void *arg)
+{
+	uint64_t give_up = now_ns() + REKEY_PATIENCE_NS;
+	do {
+		unsigned growth = __atomic_load_n(&cct->index_growth, __ATOMIC_ACQUIRE);
+		if (growth & 1) {
+			sched_yield();
+			continue;
+		}
+		rekey_index(__atomic_load_n(&cct->index, __ATOMIC_ACQUIRE), rekey, arg);
+		/* Read-modify-write, as the growth's start is: if the copy starts
+		 * after this, it sees every key changed here. */
+		if (__atomic_fetch_add(&cct->index_growth, 0, __ATOMIC_SEQ_CST) == growth)
+			return 0;
+	} while (now_ns() < give_up);
+	return -1;
+}
 
 /* top and everything below it, depth first. */
 static void walk_subtree(const struct pv_node *top,
@@ -207,13 +279,13 @@ static void clear_node(const struct pv_node *n, void *arg)
 {
 	struct pv_cct *cct = arg;
 	struct pv_node *w = (struct pv_node *)n;
-	w->calls = 0;
+	w->calls = w->misses = 0;
 	if (!pv_node_is_fold(w))
-		memset(w->cost, 0, 2 * cct->nev * sizeof(uint64_t));
+		memset(w->cost, 0, pv_node_size(cct->nev) - sizeof(*w));
 }
 
 void pv_cct_clear(struct pv_cct *cct)
 {
-	memset(cct->root->cost, 0, 2 * cct->nev * sizeof(uint64_t));
+	clear_node(cct->root, cct);
 	pv_cct_walk(cct, clear_node, cct);
 }

@@ -8,10 +8,12 @@
  * distinct non-recursive paths, however deep the recursion, while every arc's
  * call count stays exact.
  *
- * Costs are kept per node: self[] (spent with the node's frame on top) and
- * total[] (inclusive cost of the activations that were not nested inside
- * another activation of the same function). Functions and arcs are derived
- * from the tree when the thread's data is merged (profile.c).
+ * Costs are kept per node, in raw counter units: self (spent with the node's
+ * frame on top) and total (inclusive cost of the activations that were not
+ * nested inside another activation of the same function), one value per
+ * event each, reached through pv_node_self() and pv_node_total() only.
+ * Functions and arcs are derived from the tree when a thread's data is
+ * merged (profile.c).
  */
 #ifndef PV_CCT_H
 #define PV_CCT_H
@@ -19,8 +21,6 @@
 #include <stdint.h>
 #include "arena.h"
 #include "pv_uthash.h"
-
-#define PV_MAX_EVENTS 8
 
 /* One function as seen by one thread. */
 struct pv_func {
@@ -46,11 +46,31 @@ struct pv_node {
 	struct pv_node *target;     /* this node; for a fold edge, the ancestor */
 	struct pv_func *func;       /* target's function record */
 	uint64_t calls;             /* calls made through this edge */
+	uint64_t misses;            /* ... of which missed the caller's cache (cost more) */
 	struct pv_node *parent;
 	struct pv_node *first_child; /* children and fold edges, for walking the tree */
 	struct pv_node *next_sibling;
-	uint64_t cost[];            /* self[nev] then total[nev]; none on fold edges */
+	uint64_t cost[];            /* pv_node_self(), pv_node_total(); none on fold edges */
 };
+
+/* A node's self costs, one per event. (Walkers see nodes as const; the
+ * hooks write through the same accessors.) */
+static inline uint64_t *pv_node_self(const struct pv_node *n)
+{
+	return (uint64_t *)n->cost;
+}
+
+/* A node's total costs, one per event (nev: the tree's event count). */
+static inline uint64_t *pv_node_total(const struct pv_node *n, unsigned nev)
+{
+	return (uint64_t *)n->cost + nev;
+}
+
+/* Bytes of a node record with its costs; a fold edge has none. */
+static inline size_t pv_node_size(unsigned nev)
+{
+	return sizeof(struct pv_node) + 2 * nev * sizeof(uint64_t);
+}
 
 /* Stand-in function addresses for signal deliveries: a handler of signal s
  * runs under an edge to fn = &pv_signal_markers[s] from the node it
@@ -86,9 +106,11 @@ struct pv_cct {
 	struct pv_node *root;
 	struct pv_child_index *index; /* open addressing, linear probing */
 	uint64_t index_used;
+	unsigned index_growth; /* odd while the index is being copied into a larger one */
 	struct pv_arena arena;
 	struct pv_func *funcs; /* uthash by fn, allocated in the arena */
-	uint64_t nodes, fold_edges, funcs_count;
+	int adding_func;       /* inside an insertion into funcs */
+	uint64_t nodes, fold_edges;
 };
 
 static inline int pv_node_is_fold(const struct pv_node *n)
@@ -111,6 +133,24 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn);
  * without recursion (paths can be thousands of functions long). */
 void pv_cct_walk(const struct pv_cct *cct,
 		 void (*visit)(const struct pv_node *n, void *arg), void *arg);
+
+/* After a signal handler abandoned a change to the tree by longjmp: make
+ * whole what an insertion may have left half done. The order in which
+ * pv_cct_child() publishes a node leaves nothing else: an edge in the
+ * tree but not yet in the index is only made again (a twin the profile
+ * merges), and memory taken but not linked is only lost. */
+void pv_cct_repair(struct pv_cct *cct);
+
+/* A function's new key, or NULL to keep the one it has. */
+typedef void *pv_rekey_fn(void *fn, void *arg);
+
+/* Give every edge (node or fold edge) the key rekey maps its function to,
+ * in the edge index too, so that calls with the old key miss it. Safe while
+ * the tree's thread runs its hooks, provided it calls none of the functions
+ * re-keyed: each key is one word, and an index the thread grows meanwhile
+ * is done again. 0, or -1 if the thread kept copying its index for two
+ * seconds (some edges may then keep their keys). */
+int pv_cct_rekey(struct pv_cct *cct, pv_rekey_fn *rekey, void *arg);
 
 /* Zero every count and cost: a forked child starts its own profile. */
 void pv_cct_clear(struct pv_cct *cct);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "output.h"
 
 static int parse_flag(const char *name, const char *value, int fallback)
 {
@@ -28,7 +29,9 @@ static double parse_percent(const char *name, const char *value, double fallback
 	char *end;
 	errno = 0;
 	double d = strtod(value, &end);
-	if (!*value || *end || errno || !isfinite(d) || d < 0 || d > 100) {
+	if (end != value && *end == '%')
+		end++; /* "0.5%" says what the value is, as the README does */
+	if (end == value || *end || errno || !isfinite(d) || d < 0 || d > 100) {
 		pv_log("%s='%s' is not a percentage from 0 to 100; using %g", name, value,
 		       fallback);
 		return fallback;
@@ -36,21 +39,20 @@ static double parse_percent(const char *name, const char *value, double fallback
 	return d;
 }
 
-static int format_of(const char *path, enum pv_format *format)
+/* A whole number of seconds, 0 (off) to a day. */
+static unsigned parse_seconds(const char *name, const char *value, unsigned fallback)
 {
-	const char *dot = strrchr(path, '.');
-	const char *slash = strrchr(path, '/');
-	if (!dot || (slash && dot < slash))
-		return -1;
-	if (!strcmp(dot, ".dot"))
-		*format = PV_FORMAT_DOT;
-	else if (!strcmp(dot, ".json"))
-		*format = PV_FORMAT_JSON;
-	else if (!strcmp(dot, ".folded"))
-		*format = PV_FORMAT_FOLDED;
-	else
-		return -1;
-	return 0;
+	if (!value || !*value)
+		return fallback;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(value, &end, 10);
+	if (*end || errno || value[0] == '-' || v > 86400) {
+		pv_log("%s='%s' is not a number of seconds from 0 to 86400; using %u", name, value,
+		       fallback);
+		return fallback;
+	}
+	return (unsigned)v;
 }
 
 static int template_ok(const char *path)
@@ -65,9 +67,10 @@ static int template_ok(const char *path)
 	return 1;
 }
 
-/* Why one item of PROFVIZ_OUTPUT is unusable, or NULL if it is fine. */
-static const char *output_problem(const char *item, size_t len, struct pv_output *o,
-				  char *why, size_t why_size)
+/* Read one item of PROFVIZ_OUTPUT into o. NULL if it is usable, else why
+ * not, as the end of a message that has named the variable and value. */
+static const char *parse_output(const char *item, size_t len, struct pv_output *o, char *why,
+				size_t why_size)
 {
 	if (len == 0)
 		return " has an empty item";
@@ -75,50 +78,61 @@ static const char *output_problem(const char *item, size_t len, struct pv_output
 		return " has a file name that is too long";
 	memcpy(o->path, item, len);
 	o->path[len] = '\0';
-	snprintf(o->given, sizeof(o->given), "%s", o->path);
-	if (format_of(o->path, &o->format) < 0)
-		snprintf(why, why_size, ": '%.256s' does not end in .dot, .json or .folded", o->path);
-	else if (!template_ok(o->path))
+	snprintf(o->given, sizeof(o->given), "%.*s", (int)sizeof(o->given) - 1, o->path);
+	o->format = pv_output_format_of(o->path);
+	if (!o->format) {
+		char extensions[64];
+		pv_output_extensions(extensions, sizeof(extensions));
+		snprintf(why, why_size, ": '%.256s' does not end in %s", o->path, extensions);
+		return why;
+	}
+	if (!template_ok(o->path)) {
 		snprintf(why, why_size, ": '%.256s' has a %% other than %%p, %%h or %%%%", o->path);
-	else
-		return NULL;
-	return why;
+		return why;
+	}
+	return NULL;
 }
 
 static void parse_outputs(struct pv_config *c, const char *value)
 {
-	const char *name = "PROFVIZ_OUTPUT";
+	static const char name[] = "PROFVIZ_OUTPUT";
+	/* A bad item's message ends in what is written instead, which is known
+	 * only once every item has been read: it waits here until the next. */
+	char pending[1024] = "";
+	int empty_seen = 0;
 	c->n_outputs = 0;
-	if (value) {
-		/* Report each bad item; the last report also says what is written
-		 * instead when nothing usable is left. */
-		char pending[1024] = "";
-		for (const char *item = value;;) {
-			size_t len = strcspn(item, ",");
-			char why[320];
-			struct pv_output *o = &c->outputs[c->n_outputs < PV_MAX_OUTPUTS ? c->n_outputs : 0];
-			const char *problem = c->n_outputs == PV_MAX_OUTPUTS && len
-						      ? " names more than 8 files; the rest are ignored"
-						      : output_problem(item, len, o, why, sizeof(why));
-			if (problem) {
-				if (pending[0])
-					pv_log("%s; it is ignored", pending);
-				snprintf(pending, sizeof(pending), "%s='%.256s'%s", name, value,
-					 problem);
-			} else {
-				c->n_outputs++;
-			}
-			if (!item[len] || c->n_outputs > PV_MAX_OUTPUTS)
-				break;
-			item += len + 1;
+	for (const char *item = value; item;) {
+		size_t len = strcspn(item, ",");
+		const char *next = item[len] ? item + len + 1 : NULL;
+		if (len && c->n_outputs == PV_MAX_OUTPUTS) {
+			if (pending[0])
+				pv_log("%s; it is ignored", pending);
+			pending[0] = '\0';
+			pv_log("%s='%.256s' names more than %d files; the rest are ignored", name, value,
+			       PV_MAX_OUTPUTS);
+			break;
 		}
+		struct pv_output o;
+		char why[400];
+		const char *problem = parse_output(item, len, &o, why, sizeof(why));
+		item = next;
+		if (!problem) {
+			c->outputs[c->n_outputs++] = o;
+			continue;
+		}
+		if (len == 0 && empty_seen++)
+			continue; /* one message says there are empty items */
 		if (pending[0])
-			pv_log("%s; %s", pending, c->n_outputs ? "it is ignored" : "writing " PV_DEFAULT_OUTPUT);
+			pv_log("%s; it is ignored", pending);
+		snprintf(pending, sizeof(pending), "%s='%.256s'%s", name, value, problem);
 	}
+	if (pending[0])
+		pv_log("%s; %s", pending, c->n_outputs ? "it is ignored" : "writing " PV_DEFAULT_OUTPUT);
 	if (c->n_outputs == 0) {
-		strcpy(c->outputs[0].path, PV_DEFAULT_OUTPUT);
-		strcpy(c->outputs[0].given, PV_DEFAULT_OUTPUT);
-		c->outputs[0].format = PV_FORMAT_DOT;
+		struct pv_output *o = &c->outputs[0];
+		strcpy(o->path, PV_DEFAULT_OUTPUT);
+		strcpy(o->given, PV_DEFAULT_OUTPUT);
+		o->format = pv_output_format_of(PV_DEFAULT_OUTPUT);
 		c->n_outputs = 1;
 	}
 }
@@ -129,6 +143,8 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 	c->quiet = parse_flag("PROFVIZ_QUIET", get("PROFVIZ_QUIET"), 0);
 	c->disabled = parse_flag("PROFVIZ_DISABLE", get("PROFVIZ_DISABLE"), 0);
 	c->children = parse_flag("PROFVIZ_CHILDREN", get("PROFVIZ_CHILDREN"), 1);
+	c->compensate = parse_flag("PROFVIZ_COMPENSATE", get("PROFVIZ_COMPENSATE"), 1);
+	c->progress = parse_seconds("PROFVIZ_PROGRESS", get("PROFVIZ_PROGRESS"), 0);
 	c->node_threshold = parse_percent("PROFVIZ_NODE_THRESHOLD",
 					  get("PROFVIZ_NODE_THRESHOLD"),
 					  PV_DEFAULT_NODE_THRESHOLD);

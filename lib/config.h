@@ -11,16 +11,12 @@
 
 #define PV_MAX_OUTPUTS 8
 
-enum pv_format {
-	PV_FORMAT_DOT,
-	PV_FORMAT_JSON,
-	PV_FORMAT_FOLDED,
-};
+struct pv_format; /* output.h: an extension and its writer */
 
 struct pv_output {
 	char path[PATH_MAX]; /* %p, %h, %% are expanded when writing */
 	char given[256];     /* as the user wrote it, for messages */
-	enum pv_format format;
+	const struct pv_format *format;
 };
 
 struct pv_config {
@@ -32,6 +28,8 @@ struct pv_config {
 	double edge_threshold;      /* same for arcs */
 	char events[1024];          /* PROFVIZ_EVENTS as given, parsed by events.c */
 	int children;               /* PROFVIZ_CHILDREN=0: forked children do not profile */
+	int compensate;             /* PROFVIZ_COMPENSATE=0: the hooks' cost is left in */
+	unsigned progress;          /* PROFVIZ_PROGRESS=N: a line every N s; 0: none */
 };
 
 #define PV_DEFAULT_OUTPUT "prof.dot"

@@ -4,15 +4,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arch.h"
 #include "fds.h"
 #include "log.h"
 #include "rdpmc.h"
+#include "smallfile.h"
 #include "thread.h"
 
 const char *pv_backend_name(enum pv_backend b)
@@ -24,12 +27,70 @@ const char *pv_backend_name(enum pv_backend b)
 	}
 }
 
-int pv_counters_need_perf(const struct pv_event_set *set)
+const char *pv_event_unit(const struct pv_event *e)
 {
-	for (unsigned i = 0; i < set->n; i++)
-		if (!set->ev[i].is_tsc)
-			return 1;
-	return 0;
+	int clock = e->type == PERF_TYPE_SOFTWARE && (e->config == PERF_COUNT_SW_TASK_CLOCK ||
+						      e->config == PERF_COUNT_SW_CPU_CLOCK);
+	return e->is_tsc || clock ? "ns" : "count";
+}
+
+/* ---- from raw counts to output units ---- */
+
+static uint64_t run_start_clock, run_start_mono;
+
+uint64_t pv_monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void pv_counters_mark_start(void)
+{
+	run_start_clock = pv_arch_clock();
+	run_start_mono = pv_monotonic_ns();
+}
+
+void pv_counters_conversion(const struct pv_event_set *set, const uint64_t *enabled,
+			    const uint64_t *running, struct pv_conversion *out)
+{
+	uint64_t mono = pv_monotonic_ns();
+	while (mono - run_start_mono < 5000000)
+		mono = pv_monotonic_ns();
+	uint64_t ticks = pv_arch_clock() - run_start_clock;
+	double ns_per_tick = ticks ? (double)(mono - run_start_mono) / (double)ticks : 1.0;
+	out->wall_seconds = (double)(mono - run_start_mono) / 1e9;
+	for (unsigned i = 0; i < set->n; i++) {
+		int multiplexed = enabled[i] && running[i] < enabled[i];
+		out->running_ratio[i] = multiplexed ? (double)running[i] / (double)enabled[i] : 1.0;
+		if (set->ev[i].is_tsc)
+			out->factor[i] = ns_per_tick;
+		else if (multiplexed && running[i])
+			out->factor[i] = (double)enabled[i] / (double)running[i];
+		else
+			out->factor[i] = 1.0;
+	}
+}
+
+void pv_counters_plan(const struct pv_event_set *set, int *leader, unsigned *slot)
+{
+	int hw_leader = -1;
+	unsigned hw_members = 0;
+	for (unsigned i = 0; i < set->n; i++) {
+		const struct pv_event *e = &set->ev[i];
+		leader[i] = -1;
+		slot[i] = 0;
+		if (e->is_tsc)
+			continue;
+		if (e->type == PERF_TYPE_SOFTWARE) {
+			leader[i] = (int)i;
+			continue;
+		}
+		if (hw_leader < 0)
+			hw_leader = (int)i;
+		leader[i] = hw_leader;
+		slot[i] = hw_members++;
+	}
 }
 
 static long page_size(void)
@@ -50,8 +111,9 @@ static int perf_open(const struct pv_event *e, int group_fd, int leader)
 	attr.config1 = e->config1;
 	attr.config2 = e->config2;
 	/* User space only: what the profiled code itself costs, and what
-	 * perf_event_paranoid=2 (the usual default) allows. */
-	attr.exclude_kernel = 1;
+	 * perf_event_paranoid=2 (the usual default) allows; except for events
+	 * that only ever happen in the kernel. */
+	attr.exclude_kernel = !e->with_kernel;
 	attr.exclude_hv = 1;
 	if (leader)
 		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -61,30 +123,48 @@ static int perf_open(const struct pv_event *e, int group_fd, int leader)
 
 static int hypervisor(void)
 {
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[4096];
-	int found = 0;
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
-	if (f)
-		fclose(f);
-	return found;
+	/* The first processor's flags are near the start of the file. */
+	char text[16384];
+	if (pv_read_small_file("/proc/cpuinfo", text, sizeof(text)) <= 0)
+		return 0;
+	for (const char *line = text; line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (strncmp(line, "flags", 5))
+			continue;
+		const char *end = strchr(line, '\n');
+		const char *found = strstr(line, " hypervisor");
+		return found && (!end || found < end);
+	}
+	return 0;
+}
+
+/* Events that happen only in the kernel (the scheduler's): user space
+ * alone would always count 0. */
+static int only_in_kernel(const struct pv_event *e)
+{
+	return e->type == PERF_TYPE_SOFTWARE &&
+	       (e->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		e->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+		e->config == PERF_COUNT_SW_CGROUP_SWITCHES);
 }
 
 /* Why perf_event_open refused, in the user's terms. */
 static void explain(int err, const struct pv_event *e, char *out, size_t size)
 {
 	int paranoid = -9;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = -9;
-		fclose(f);
+	char text[32], *end;
+	if (pv_read_small_file("/proc/sys/kernel/perf_event_paranoid", text, sizeof(text)) > 0) {
+		long v = strtol(text, &end, 10);
+		if (end != text)
+			paranoid = (int)v;
 	}
 	int hw = e->type == PERF_TYPE_HARDWARE || e->type == PERF_TYPE_HW_CACHE ||
 		 e->type == PERF_TYPE_RAW;
 	if ((err == ENOENT || err == ENODEV || err == EOPNOTSUPP) && hw)
 		snprintf(out, size, "no PMU%s", hypervisor() ? " (virtualized)" : "");
+	else if ((err == EACCES || err == EPERM) && e->with_kernel)
+		snprintf(out, size, "it happens only in the kernel, which perf_event_paranoid=%d "
+			 "does not let this user count (needs 1 or less, or CAP_PERFMON)", paranoid);
 	else if (err == EACCES || err == EPERM)
 		snprintf(out, size, "not permitted (perf_event_paranoid=%d)", paranoid);
 	else if (err == ENOSYS)
@@ -93,9 +173,28 @@ static void explain(int err, const struct pv_event *e, char *out, size_t size)
 		snprintf(out, size, "%s", strerror(err));
 }
 
+/* What one read(2) of a group leader costs here: every hook pays it, and
+ * the user is told (the best of a few rounds: a round may be preempted). */
+static double read_cost_ns(int fd)
+{
+	uint64_t buf[2 + 2 * PV_MAX_EVENTS];
+	double best = 0;
+	for (int round = 0; round < 4; round++) {
+		uint64_t t0 = pv_monotonic_ns();
+		for (int i = 0; i < 8; i++)
+			if (read(fd, buf, sizeof(buf)) <= 0)
+				return 0;
+		double each = (double)(pv_monotonic_ns() - t0) / 8;
+		if (round == 0 || each < best)
+			best = each;
+	}
+	return best;
+}
+
 /* Which backend one event gets on this machine: rdpmc when its page allows
- * user reads, else read(2). -errno if it cannot be opened at all. */
-static int probe(const struct pv_event *e, enum pv_backend *backend)
+ * user reads, else read(2), with what a read costs. -errno if it cannot be
+ * opened at all. */
+static int probe(struct pv_event *e, enum pv_backend *backend)
 {
 	int fd = perf_open(e, -1, 1);
 	if (fd < 0)
@@ -109,7 +208,9 @@ static int probe(const struct pv_event *e, enum pv_backend *backend)
 			*backend = PV_BACKEND_RDPMC;
 		munmap(pc, (size_t)page_size());
 	}
-	close(fd);
+	if (*backend == PV_BACKEND_READ)
+		e->read_ns = read_cost_ns(fd);
+	pv_sys_close(fd);
 	return 0;
 }
 
@@ -127,6 +228,7 @@ void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 	unsigned kept = 0;
 	for (unsigned i = 0; i < set->n; i++) {
 		struct pv_event *e = &set->ev[i];
+		e->with_kernel = only_in_kernel(e);
 		if (!e->is_tsc) {
 			int err = probe(e, &e->backend);
 			if (err < 0) {
@@ -152,22 +254,40 @@ void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 		return;
 	}
 	snprintf(summary, summary_size, "events ");
-	for (unsigned i = 0; i < set->n; i++)
-		append(summary, summary_size, i ? ", %s (%s)" : "%s (%s)", set->ev[i].name,
-		       pv_backend_name(set->ev[i].backend));
+	double per_hook = 0;
+	int hardware_group_read = 0;
+	for (unsigned i = 0; i < set->n; i++) {
+		const struct pv_event *e = &set->ev[i];
+		char backend[64];
+		snprintf(backend, sizeof(backend), "%s%s", pv_backend_name(e->backend),
+			 e->with_kernel ? ", kernel included" : "");
+		append(summary, summary_size, i ? ", %s (%s)" : "%s (%s)", e->name, backend);
+		/* One read per group per hook: hardware events share one, each
+		 * software event leads its own (pv_counters_plan). */
+		if (e->backend != PV_BACKEND_READ)
+			continue;
+		if (e->type == PERF_TYPE_SOFTWARE)
+			per_hook += e->read_ns;
+		else if (!hardware_group_read++)
+			per_hook += e->read_ns;
+	}
+	if (per_hook > 0) {
+		char cost[96];
+		snprintf(cost, sizeof(cost), "; a system call per hook: about %.1f us per call "
+			 "(tsc: about 0.015)", 2 * per_hook / 1000);
+		append(summary, summary_size, "%s%s", cost, "");
+	}
 }
 
-/* Move fd above the numbers programs count on (0, 1, 2 after a daemon's
- * close loop, say) and record it as the runtime's. */
+/* Move fd out of the program's way (fds.h) and record it as the runtime's;
+ * -1 with errno EMFILE, fd closed, when it has no room there. */
 static int adopt_fd(int fd)
 {
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, 256);
-	if (high >= 0) {
-		close(fd);
-		fd = high;
-	}
-	pv_fd_claim(fd);
-	return fd;
+	int moved = pv_fd_dup_private(fd);
+	int err = errno;
+	pv_sys_close(fd);
+	errno = err;
+	return moved;
 }
 
 int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set)
@@ -175,30 +295,24 @@ int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set)
 	memset(c, 0, sizeof(*c));
 	c->events = set;
 	c->n = set->n;
-	int hw_leader = -1;
-	unsigned hw_members = 0;
-	for (unsigned i = 0; i < set->n; i++) {
+	pv_counters_plan(set, c->leader, c->slot);
+	for (unsigned i = 0; i < set->n; i++)
 		c->fd[i] = -1;
-		c->leader[i] = -1;
-	}
 	for (unsigned i = 0; i < set->n; i++) {
 		const struct pv_event *e = &set->ev[i];
 		c->backend[i] = e->backend;
 		if (e->is_tsc)
 			continue;
-		int software = e->type == PERF_TYPE_SOFTWARE;
-		int leader = software ? (int)i : hw_leader < 0 ? (int)i : hw_leader;
-		int fd = perf_open(e, leader == (int)i ? -1 : c->fd[leader], leader == (int)i);
+		int leads = c->leader[i] == (int)i;
+		int fd = perf_open(e, leads ? -1 : c->fd[c->leader[i]], leads);
+		if (fd >= 0)
+			fd = adopt_fd(fd);
 		if (fd < 0) {
 			int err = errno;
 			pv_counters_close(c);
 			return -err;
 		}
-		c->fd[i] = adopt_fd(fd);
-		c->leader[i] = leader;
-		c->slot[i] = software ? 0 : hw_members++;
-		if (!software && hw_leader < 0)
-			hw_leader = (int)i;
+		c->fd[i] = fd;
 		if (e->backend == PV_BACKEND_RDPMC) {
 			void *pc = mmap(NULL, (size_t)page_size(), PROT_READ, MAP_SHARED, c->fd[i], 0);
 			if (pc == MAP_FAILED)
@@ -215,7 +329,7 @@ static void close_fd(struct pv_counters *c, unsigned i)
 	/* Never a number the program has taken back. */
 	if (c->fd[i] >= 0 && pv_fd_is_ours(c->fd[i])) {
 		pv_fd_release(c->fd[i]);
-		close(c->fd[i]);
+		pv_sys_close(c->fd[i]);
 	}
 	c->fd[i] = -1;
 }
@@ -244,20 +358,92 @@ void pv_counters_forget_fd(struct pv_counters *c, int fd)
 }
 
 /* The program closed some of our fds: reopen the group, and let every event
- * continue from its last value. */
+ * continue from its last value, its times from theirs. */
 static PV_NOINLINE void recover(struct pv_thread *t)
 {
 	struct pv_counters *c = &t->counters;
 	const struct pv_event_set *set = c->events;
+	uint64_t enabled[PV_MAX_EVENTS], running[PV_MAX_EVENTS];
+	memcpy(enabled, c->enabled, sizeof(enabled));
+	memcpy(running, c->running, sizeof(running));
+	unsigned n = c->n;
 	pv_counters_close(c);
 	if (!set || pv_counters_open(c, set) < 0) {
-		c->n = 0;
-		c->lost = 2; /* for good: readings stay where they are */
+		/* For good: readings stay where they are, and the times counted so
+		 * far still scale what was read with them. */
+		memcpy(c->enabled, enabled, sizeof(enabled));
+		memcpy(c->running, running, sizeof(running));
+		c->n = n; /* with every descriptor -1: nothing is read or closed */
+		c->lost = 2;
 		return;
 	}
-	for (unsigned i = 0; i < c->n; i++)
+	for (unsigned i = 0; i < c->n; i++) {
 		if (c->backend[i] != PV_BACKEND_TSC)
 			c->base[i] = t->last[i];
+		c->enabled[i] = c->enabled_base[i] = enabled[i];
+		c->running[i] = c->running_base[i] = running[i];
+	}
+}
+
+static void note_times(struct pv_counters *c, unsigned i, uint64_t enabled, uint64_t running)
+{
+	c->enabled[i] = c->enabled_base[i] + enabled;
+	c->running[i] = c->running_base[i] + running;
+}
+
+/* One read(2) of the group led by event lead; 0 on success. */
+static int read_group(struct pv_counters *c, int lead, uint64_t *values)
+{
+	uint64_t buf[3 + PV_MAX_EVENTS];
+	uint64_t enabled, running;
+	int saved_errno = errno;
+	ssize_t got = read(c->fd[lead], buf, sizeof(buf));
+	errno = saved_errno;
+	if (pv_group_parse(buf, got, PV_MAX_EVENTS, values, &enabled, &running) < 0)
+		return -1;
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->leader[i] == lead)
+			note_times(c, i, enabled, running);
+	return 0;
+}
+
+/* Every event's raw reading, never below its last one: a delta the hooks
+ * take can then never wrap around. */
+PV_INLINE void read_all(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc,
+			pv_clock_insn *clock, void *ctx)
+{
+	struct pv_counters *c = &t->counters;
+	uint64_t group[PV_MAX_EVENTS][PV_MAX_EVENTS];
+	signed char group_state[PV_MAX_EVENTS] = { 0 }; /* per leader: 1 read, -1 failed */
+	if (unlikely(__atomic_load_n(&c->lost, __ATOMIC_SEQ_CST))) {
+		int saved_errno = errno; /* a reopen's system calls */
+		if (c->lost == 1)
+			recover(t);
+		errno = saved_errno;
+		if (c->lost == 2) {
+			memcpy(now, t->last, t->nev * sizeof(uint64_t));
+			return;
+		}
+	}
+	for (unsigned i = 0; i < c->n; i++) {
+		uint64_t v = t->last[i]; /* when nothing can be read */
+		struct pv_rdpmc_sample s;
+		if (c->backend[i] == PV_BACKEND_TSC) {
+			v = clock(ctx);
+		} else if (c->page[i] &&
+			   likely(pv_rdpmc_read(c->page[i], rdpmc, clock, ctx, &s) == PV_RDPMC_OK)) {
+			v = c->base[i] + s.raw;
+			note_times(c, i, s.enabled, s.running);
+		} else {
+			/* No rdpmc, or not readable in user space right now: ask the kernel. */
+			int lead = c->leader[i];
+			if (group_state[lead] == 0)
+				group_state[lead] = read_group(c, lead, group[lead]) == 0 ? 1 : -1;
+			if (group_state[lead] > 0)
+				v = c->base[i] + group[lead][c->slot[i]];
+		}
+		now[i] = v >= t->last[i] ? v : t->last[i];
+	}
 }
 
 static uint64_t hw_rdpmc(void *ctx, uint32_t ecx)
@@ -272,61 +458,13 @@ static uint64_t hw_clock(void *ctx)
 	return pv_arch_clock();
 }
 
-/* One read(2) of the group led by event lead; 0 on success. */
-static int read_group(struct pv_counters *c, int lead, uint64_t *values)
-{
-	uint64_t buf[3 + PV_MAX_EVENTS];
-	uint64_t enabled, running;
-	int saved_errno = errno;
-	ssize_t got = read(c->fd[lead], buf, sizeof(buf));
-	errno = saved_errno;
-	if (pv_group_parse(buf, got, PV_MAX_EVENTS, values, &enabled, &running) < 0)
-		return -1;
-	for (unsigned i = 0; i < c->n; i++)
-		if (c->leader[i] == lead) {
-			c->enabled[i] = enabled;
-			c->running[i] = running;
-		}
-	return 0;
-}
-
 void pv_counters_read(struct pv_thread *t, uint64_t *now)
 {
-	struct pv_counters *c = &t->counters;
-	uint64_t group[PV_MAX_EVENTS][PV_MAX_EVENTS];
-	signed char group_state[PV_MAX_EVENTS] = { 0 }; /* per leader: 1 read, -1 failed */
-	if (unlikely(__atomic_load_n(&c->lost, __ATOMIC_SEQ_CST))) {
-		if (c->lost == 1)
-			recover(t);
-		if (c->lost == 2) {
-			for (unsigned i = 0; i < t->nev; i++)
-				now[i] = t->last[i];
-			return;
-		}
-	}
-	for (unsigned i = 0; i < c->n; i++) {
-		if (c->backend[i] == PV_BACKEND_TSC) {
-			now[i] = pv_arch_clock();
-			continue;
-		}
-		if (c->page[i]) {
-			struct pv_rdpmc_sample s;
-			int status = pv_rdpmc_read(c->page[i], hw_rdpmc, hw_clock, NULL, &s);
-			if (likely(status == PV_RDPMC_OK)) {
-				now[i] = c->base[i] + s.value;
-				c->enabled[i] = s.enabled;
-				c->running[i] = s.running;
-				continue;
-			}
-			if (status == PV_RDPMC_NOT_COUNTED) {
-				now[i] = t->last[i];
-				continue;
-			}
-			/* Not readable in user space right now: ask the kernel. */
-		}
-		int lead = c->leader[i];
-		if (group_state[lead] == 0)
-			group_state[lead] = read_group(c, lead, group[lead]) == 0 ? 1 : -1;
-		now[i] = group_state[lead] > 0 ? c->base[i] + group[lead][c->slot[i]] : t->last[i];
-	}
+	read_all(t, now, hw_rdpmc, hw_clock, NULL);
+}
+
+void pv_counters_read_simulated(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc,
+				pv_clock_insn *clock, void *ctx)
+{
+	read_all(t, now, rdpmc, clock, ctx);
 }

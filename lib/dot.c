@@ -2,17 +2,19 @@
  * dot.c — the call graph for graphviz.
  *
  * A node per function (name, total %, self %, calls), coloured from cold blue
- * to hot red by its share of the run; an edge per arc labelled with the share
- * of the caller's total spent through it, coloured green to red and
- * thickened by that share. Nodes and arcs under the thresholds are left out,
- * and the graph's label says how much was.
+ * to hot red by its share of the run; an edge per arc, coloured on the same
+ * scale and thickened by its share of the run, so the hot path is the
+ * reddest and thickest chain, and labelled with that share, the share of
+ * the caller's total spent through it, and its calls. Nodes and arcs under
+ * the thresholds are left out, and the graph's label says how much was.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "copies.h"
+#include "output.h"
 
 #define PV_DOT_NAME_MAX 160    /* characters of a name shown in a box */
 #define PV_DOT_TOOLTIP_MAX 2000 /* graphviz limits a string to 16 KB */
@@ -82,37 +84,27 @@ static void node_colour(double w, char hex[8])
 	hsl_to_hex(2 / 3.0 * (1 - w), 0.8 + 0.2 * w, 0.25 + 0.25 * w, hex);
 }
 
-/* Green to red for arcs, so they stand apart from the boxes. */
-static void edge_colour(double w, char hex[8])
-{
-	w = clamp01(w);
-	hsl_to_hex(1 / 3.0 * (1 - w), 0.85, 0.30 + 0.10 * w, hex);
-}
-
 static double share(uint64_t part, uint64_t whole)
 {
 	return whole ? (double)part / (double)whole : 0;
 }
 
+/* An amount of event e, scaled to be read at a glance. Only the event's
+ * unit decides how: a perf clock is as much a time as the TSC. */
 static void human(FILE *out, uint64_t v, const struct pv_event *e)
 {
+	static const struct {
+		double size;
+		const char *ns, *count;
+	} steps[] = { { 1e9, "s", "G" }, { 1e6, "ms", "M" }, { 1e3, "us", "k" } };
+	int time = !strcmp(pv_event_unit(e), "ns");
 	double d = (double)v;
-	if (e->is_tsc) {
-		if (d >= 1e9)
-			fprintf(out, "%.3f s", d / 1e9);
-		else if (d >= 1e6)
-			fprintf(out, "%.3f ms", d / 1e6);
-		else if (d >= 1e3)
-			fprintf(out, "%.3f us", d / 1e3);
-		else
-			fprintf(out, "%.0f ns", d);
-	} else if (d >= 1e9) {
-		fprintf(out, "%.3f G", d / 1e9);
-	} else if (d >= 1e6) {
-		fprintf(out, "%.3f M", d / 1e6);
-	} else {
-		fprintf(out, "%" PRIu64, v);
-	}
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (d >= steps[i].size) {
+			fprintf(out, "%.3f %s", d / steps[i].size, time ? steps[i].ns : steps[i].count);
+			return;
+		}
+	fprintf(out, time ? "%" PRIu64 " ns" : "%" PRIu64, v);
 }
 
 static int find_event(const struct pv_report *r, const char *name)
@@ -129,47 +121,116 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Arcs nested in their callee have no total of their own; they are shown
- * (dashed) whenever both ends are, since their call counts matter. */
+/* What the thresholds leave in the graph, and how much they hide. */
+struct selection {
+	char *shown; /* by function id */
+	char *ambiguous; /* by function id: another function has its name */
+	double edge_min; /* an arc's least share of the run */
+	unsigned hidden_funcs, hidden_arcs;
+	uint64_t hidden_self;
+};
+
+/* Arcs whose every call entered an open activation of the callee (its
+ * recursion) have no total of their own; they are shown (dashed) whenever
+ * both ends are, since their call counts matter. An arc that merely cost
+ * nothing of the first event is an ordinary arc. */
 static int arc_is_nested(const struct pv_rarc *a)
 {
-	return a->total[0] == 0 && a->caller >= 0;
+	return a->caller >= 0 && a->calls > 0 && a->nested_calls == a->calls;
 }
 
-static int arc_shown(const struct pv_report *r, const struct pv_rarc *a, const char *shown,
-		     double edge_min)
+static int arc_shown(const struct pv_report *r, const struct pv_rarc *a,
+		     const struct selection *sel)
 {
 	const uint64_t run = r->run_total[0];
-	if (!shown[a->callee] || (a->caller >= 0 && !shown[a->caller]))
+	if (!sel->shown[a->callee] || (a->caller >= 0 && !sel->shown[a->caller]))
 		return 0;
-	return arc_is_nested(a) || !run || share(a->total[0], run) >= edge_min;
+	return arc_is_nested(a) || !run || share(a->total[0], run) >= sel->edge_min;
 }
 
-int pv_write_dot(FILE *out, const struct pv_report *r)
+/* Apply the thresholds. 0, or -1 out of memory; free sel->shown after. */
+static int select_shown(const struct pv_report *r, struct selection *sel)
 {
 	const uint64_t run = r->run_total[0];
 	const double node_min = r->node_threshold / 100.0;
-	const double edge_min = r->edge_threshold / 100.0;
-	const int cycles = find_event(r, "cycles"), instructions = find_event(r, "instructions");
-	char *shown = calloc(r->n_funcs ? r->n_funcs : 1, 1);
-	if (!shown)
+	memset(sel, 0, sizeof(*sel));
+	sel->edge_min = r->edge_threshold / 100.0;
+	sel->shown = calloc(r->n_funcs ? r->n_funcs : 1, 1);
+	if (!sel->shown)
 		return -1;
-
-	unsigned hidden_funcs = 0, hidden_arcs = 0;
-	uint64_t hidden_self = 0;
 	for (unsigned i = 0; i < r->n_funcs; i++) {
-		shown[i] = run ? share(r->funcs[i].total[0], run) >= node_min : 1;
-		if (!shown[i]) {
-			hidden_funcs++;
-			hidden_self += r->funcs[i].self[0];
+		/* An empty run hides nothing: there is no share to judge by. */
+		sel->shown[i] = run ? share(r->funcs[i].total[0], run) >= node_min : 1;
+		if (!sel->shown[i]) {
+			sel->hidden_funcs++;
+			sel->hidden_self += r->funcs[i].self[0];
 		}
 	}
 	for (unsigned i = 0; i < r->n_arcs; i++)
-		hidden_arcs += !arc_shown(r, &r->arcs[i], shown, edge_min);
+		sel->hidden_arcs += !arc_shown(r, &r->arcs[i], sel);
+	return 0;
+}
 
-	fputs("digraph profviz {\n", out);
-	fputs("  graph [fontname=\"Arial\", nodesep=0.125, ranksep=0.25, labelloc=t, "
-	      "labeljust=l, fontsize=10, label=\"", out);
+/* Whether the hooks' own cost was taken out, and how much per call. */
+static void write_compensation(FILE *out, const struct pv_report *r)
+{
+	if (!r->compensated) {
+		fputs("\\lcosts include the hooks' own (not compensated)", out);
+		return;
+	}
+	int time = !strcmp(pv_event_unit(&r->events[0]), "ns");
+	fprintf(out, "\\lcompensated: %.1f%s per call of the hooks' own cost taken out (raw total ",
+		r->caller_cost[0] + r->callee_cost[0], time ? " ns" : "");
+	human(out, r->raw_run_total[0], &r->events[0]);
+	fputc(')', out);
+	if (r->clamped[0]) {
+		fputs("; ", out);
+		human(out, r->clamped[0], &r->events[0]);
+		fputs(" left in, where a self was smaller", out);
+	}
+}
+
+/* The graph's caption: program, events, run total, legend, and what the
+ * thresholds hid. */
+#define PV_DOT_THREADS_SHOWN 8
+
+static int thread_hotter(const void *x, const void *y)
+{
+	const struct pv_rthread *a = *(const struct pv_rthread *const *)x;
+	const struct pv_rthread *b = *(const struct pv_rthread *const *)y;
+	return a->total[0] != b->total[0] ? (a->total[0] < b->total[0] ? 1 : -1) : 0;
+}
+
+/* Several threads are summed into one graph: say so, with each one's run
+ * (in the first event) and its wall and CPU time, so that a thread that
+ * mostly waited stands out. */
+static void write_threads(FILE *out, const struct pv_report *r)
+{
+	if (r->n_thread_list < 2)
+		return;
+	const struct pv_rthread **order = malloc(r->n_thread_list * sizeof(*order));
+	if (!order)
+		return;
+	for (unsigned i = 0; i < r->n_thread_list; i++)
+		order[i] = &r->thread_list[i];
+	qsort(order, r->n_thread_list, sizeof(*order), thread_hotter);
+	fputs("\\lthreads, summed in this graph:", out);
+	for (unsigned i = 0; i < r->n_thread_list && i < PV_DOT_THREADS_SHOWN; i++) {
+		const struct pv_rthread *t = order[i];
+		fprintf(out, "\\l  thread %d: ", (int)t->tid);
+		human(out, t->total[0], &r->events[0]);
+		fprintf(out, ", %.3f s wall", t->wall_seconds);
+		if (t->cpu_seconds >= 0)
+			fprintf(out, ", %.3f s CPU", t->cpu_seconds);
+	}
+	if (r->n_thread_list > PV_DOT_THREADS_SHOWN)
+		fprintf(out, "\\l  and %u more (the JSON lists all)",
+			r->n_thread_list - PV_DOT_THREADS_SHOWN);
+	free(order);
+}
+
+static void write_graph_label(FILE *out, const struct pv_report *r, const struct selection *sel)
+{
 	dot_text(out, base_name(r->program), 256);
 	fprintf(out, " (pid %d)\\l", r->pid);
 	fputs("event: ", out);
@@ -182,93 +243,210 @@ int pv_write_dot(FILE *out, const struct pv_report *r)
 		fprintf(out, " via %s", pv_backend_name(r->events[i].backend));
 	}
 	fputs("\\ltotal: ", out);
-	human(out, run, &r->events[0]);
+	human(out, r->run_total[0], &r->events[0]);
 	fprintf(out, " over %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
 	for (unsigned i = 0; i < r->nev; i++)
 		if (r->multiplexed[i] < 1.0)
 			fprintf(out, "; %s counted %.1f%% of the time (scaled)", r->events[i].name,
 				100 * r->multiplexed[i]);
+	write_compensation(out, r);
+	write_threads(out, r);
 	fputs("\\lbox: function / total % / (self %) / calls; "
-	      "arc: share of the caller's total / calls\\l", out);
+	      "arc: share of the run / of the caller's total / calls\\l", out);
 	fprintf(out, "thresholds: nodes %g%%, arcs %g%% of the run", r->node_threshold,
 		r->edge_threshold);
-	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs\\l\"];\n", hidden_funcs,
-		100 * share(hidden_self, run), hidden_arcs);
-	fputs("  node [fontname=\"Arial\", shape=box, style=filled, fontcolor=white, "
-	      "fontsize=10, width=0, height=0];\n", out);
-	fputs("  edge [fontname=\"Arial\", fontsize=9];\n", out);
+	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs\\l", sel->hidden_funcs,
+		100 * share(sel->hidden_self, r->run_total[0]), sel->hidden_arcs);
+}
 
+/* The oval that calls from uninstrumented code come from. */
+static void write_program_node(FILE *out, const struct pv_report *r)
+{
 	char hex[8];
 	node_colour(1.0, hex);
 	fprintf(out, "  root [label=\"");
 	dot_text(out, base_name(r->program), PV_DOT_NAME_MAX);
 	fputs(" (program)\\n100.00%\\n", out);
-	human(out, run, &r->events[0]);
+	human(out, r->run_total[0], &r->events[0]);
 	fprintf(out, "\", shape=oval, fillcolor=\"%s\", fontcolor=%s, tooltip=\"calls from "
 		"outside instrumented code\"];\n", hex, text_colour(hex));
+}
 
-	for (unsigned i = 0; i < r->n_funcs; i++) {
-		if (!shown[i])
-			continue;
-		const struct pv_rfunc *f = &r->funcs[i];
-		double t = share(f->total[0], run), s = share(f->self[0], run);
-		node_colour(t, hex);
-		fprintf(out, "  f%d [label=\"", f->id);
-		if (f->sym.module[0] && strcmp(f->sym.module, r->program)) {
-			fputc('[', out);
-			dot_text(out, base_name(f->sym.module), 64);
-			fputs("]\\n", out);
-		}
-		dot_text(out, f->sym.name, PV_DOT_NAME_MAX);
-		fprintf(out, "\\n%.2f%%\\n(%.2f%%)\\n%" PRIu64 "\xc3\x97", 100 * t, 100 * s, f->calls);
-		for (unsigned e = 1; e < r->nev; e++) {
-			fputs("\\n", out);
-			dot_text(out, r->events[e].name, 40);
-			fprintf(out, ": %.2f%% (%.2f%%)", 100 * share(f->total[e], r->run_total[e]),
-				100 * share(f->self[e], r->run_total[e]));
-		}
-		if (cycles >= 0 && instructions >= 0 && f->total[cycles])
-			fprintf(out, "\\nIPC %.2f", (double)f->total[instructions] /
-							  (double)f->total[cycles]);
-		fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, tooltip=\"", hex, text_colour(hex));
-		dot_text(out, f->sym.name, PV_DOT_TOOLTIP_MAX);
-		if (f->sym.file) {
-			fputs("\\n", out);
-			dot_text(out, f->sym.file, 512);
-			fprintf(out, ":%d", f->sym.line);
-		}
+/* The box's text: [library], name, total %, (self %), calls, the other
+ * events' shares, and the IPC when both cycles and instructions were
+ * counted. */
+static void write_function_label(FILE *out, const struct pv_report *r, const struct pv_rfunc *f,
+				 int ambiguous)
+{
+	const uint64_t run = r->run_total[0];
+	const int cycles = find_event(r, "cycles"), instructions = find_event(r, "instructions");
+	if (f->sym.module[0] && strcmp(f->sym.module, r->program)) {
+		fputc('[', out);
+		dot_text(out, base_name(f->sym.module), 64);
+		fputs("]\\n", out);
+	}
+	dot_text(out, f->sym.name, PV_DOT_NAME_MAX);
+	if (ambiguous && f->sym.file) { /* two boxes never look alike */
 		fputs("\\n", out);
-		dot_text(out, f->sym.module, 512);
-		fputs("\\ntotal ", out);
-		human(out, f->total[0], &r->events[0]);
-		fputs(", self ", out);
-		human(out, f->self[0], &r->events[0]);
-		fputs("\"];\n", out);
+		dot_text(out, base_name(f->sym.file), 64);
+		fprintf(out, ":%d", f->sym.line);
+	} else if (ambiguous) {
+		fprintf(out, "\\n@%p", f->fn);
 	}
+	fprintf(out, "\\n%.2f%%\\n(%.2f%%)\\n%" PRIu64 "\xc3\x97", 100 * share(f->total[0], run),
+		100 * share(f->self[0], run), f->calls);
+	for (unsigned e = 1; e < r->nev; e++) {
+		fputs("\\n", out);
+		dot_text(out, r->events[e].name, 40);
+		fprintf(out, ": %.2f%% (%.2f%%)", 100 * share(f->total[e], r->run_total[e]),
+			100 * share(f->self[e], r->run_total[e]));
+	}
+	if (cycles >= 0 && instructions >= 0 && f->total[cycles])
+		fprintf(out, "\\nIPC %.2f", (double)f->total[instructions] / (double)f->total[cycles]);
+}
 
-	for (unsigned i = 0; i < r->n_arcs; i++) {
-		const struct pv_rarc *a = &r->arcs[i];
-		if (!arc_shown(r, a, shown, edge_min))
-			continue;
-		int nested = arc_is_nested(a);
-		uint64_t caller_total = a->caller < 0 ? run : r->funcs[a->caller].total[0];
-		double w = share(a->total[0], caller_total);
-		edge_colour(w, hex);
-		if (a->caller < 0)
-			fputs("  root -> ", out);
-		else
-			fprintf(out, "  f%d -> ", a->caller);
-		if (nested)
-			fprintf(out, "f%d [label=\"  %" PRIu64 "\xc3\x97\", style=dashed, color=\"%s\", "
-				"fontcolor=\"%s\", tooltip=\"nested in an activation of the callee: "
-				"no total of its own\"];\n", a->callee, a->calls, hex, hex);
-		else
-			/* Indented: graphviz sets edge labels flush against the line. */
-			fprintf(out, "f%d [label=\"  %.2f%%\\l  %" PRIu64 "\xc3\x97\\l\", color=\"%s\", "
-				"fontcolor=\"%s\", penwidth=%.2f, arrowsize=%.2f];\n", a->callee,
-				100 * w, a->calls, hex, hex, 0.5 + 4 * w, 0.5 * sqrt(0.5 + 4 * w) + 0.3);
+/* On hover: the full name, where it is defined, and the absolute amounts. */
+static void write_function_tooltip(FILE *out, const struct pv_report *r,
+				   const struct pv_rfunc *f)
+{
+	dot_text(out, f->sym.name, PV_DOT_TOOLTIP_MAX);
+	if (f->sym.file) {
+		fputs("\\n", out);
+		dot_text(out, f->sym.file, 512);
+		fprintf(out, ":%d", f->sym.line);
 	}
+	fputs("\\n", out);
+	dot_text(out, f->sym.module, 512);
+	if (f->copies > 1)
+		fprintf(out, "\\n%u copies of it (defined in a header, compiled into several "
+			"files), shown as one", f->copies);
+	fputs("\\ntotal ", out);
+	human(out, f->total[0], &r->events[0]);
+	fputs(", self ", out);
+	human(out, f->self[0], &r->events[0]);
+	if (r->compensated) {
+		fputs("\\nwith the hooks' own cost: total ", out);
+		human(out, f->raw_total[0], &r->events[0]);
+		fputs(", self ", out);
+		human(out, f->raw_self[0], &r->events[0]);
+	}
+}
+
+static void write_function_node(FILE *out, const struct pv_report *r, const struct pv_rfunc *f,
+				int ambiguous)
+{
+	char hex[8];
+	node_colour(share(f->total[0], r->run_total[0]), hex);
+	fprintf(out, "  f%d [label=\"", f->id);
+	write_function_label(out, r, f, ambiguous);
+	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, tooltip=\"", hex, text_colour(hex));
+	write_function_tooltip(out, r, f);
+	fputs("\"];\n", out);
+}
+
+/* Coloured and thickened by its share of the run, as the boxes are (the
+ * share of the caller alone would make a cold corner's only arc look hot);
+ * a nested arc is dashed, with its count only. */
+static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc *a)
+{
+	char hex[8];
+	double of_run = share(a->total[0], r->run_total[0]);
+	node_colour(of_run, hex);
+	if (a->caller < 0)
+		fputs("  root -> ", out);
+	else
+		fprintf(out, "  f%d -> ", a->caller);
+	if (arc_is_nested(a)) {
+		fprintf(out, "f%d [label=\"  %" PRIu64 "\xc3\x97\", style=dashed, color=\"%s\", "
+			"fontcolor=\"%s\", tooltip=\"nested in an activation of the callee: "
+			"no total of its own\"];\n", a->callee, a->calls, hex, hex);
+		return;
+	}
+	double width = fmax(4 * of_run, 0.5);
+	int has_caller = a->caller >= 0; /* not the program's own calls */
+	double of_caller = has_caller ? share(a->total[0], r->funcs[a->caller].total[0]) : 0;
+	/* Indented: graphviz sets edge labels flush against the line. */
+	fprintf(out, "f%d [label=\"  %.2f%%\\l", a->callee, 100 * of_run);
+	if (has_caller)
+		fprintf(out, "  %.1f%% of caller\\l", 100 * of_caller);
+	fprintf(out, "  %" PRIu64 "\xc3\x97\\l\", color=\"%s\", fontcolor=\"%s\", "
+		"penwidth=%.2f, arrowsize=%.2f, tooltip=\"%.2f%% of the run", a->calls, hex, hex,
+		width, 0.5 * sqrt(width) + 0.3, 100 * of_run);
+	if (has_caller)
+		fprintf(out, ", %.2f%% of the caller's total", 100 * of_caller);
+	if (a->nested_calls)
+		fprintf(out, "; %" PRIu64 " of the calls nested in an open activation of the "
+			"callee", a->nested_calls);
+	fputs("\"];\n", out);
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct pv_rfunc *a = *(const struct pv_rfunc *const *)x;
+	const struct pv_rfunc *b = *(const struct pv_rfunc *const *)y;
+	return strcmp(a->sym.name, b->sym.name);
+}
+
+/* Mark the functions whose name another function has too. 0, or -1. */
+static int mark_ambiguous(const struct pv_report *r, struct selection *sel)
+{
+	unsigned n = r->n_funcs;
+	const struct pv_rfunc **order = malloc((n ? n : 1) * sizeof(*order));
+	sel->ambiguous = calloc(n ? n : 1, 1);
+	if (!order || !sel->ambiguous) {
+		free(order);
+		return -1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		order[i] = &r->funcs[i];
+	qsort(order, n, sizeof(*order), by_name);
+	for (unsigned i = 1; i < n; i++)
+		if (!strcmp(order[i - 1]->sym.name, order[i]->sym.name))
+			sel->ambiguous[order[i - 1]->id] = sel->ambiguous[order[i]->id] = 1;
+	free(order);
+	return 0;
+}
+
+static int write_graph(FILE *out, const struct pv_report *r);
+
+int pv_write_dot(FILE *out, const struct pv_report *r)
+{
+	struct pv_report view;
+	if (pv_copies_merge(r, &view) < 0)
+		return -1;
+	int rc = write_graph(out, &view);
+	pv_copies_free(&view);
+	return rc;
+}
+
+/* The graph of r, whose functions are one per source definition. */
+static int write_graph(FILE *out, const struct pv_report *r)
+{
+	struct selection sel;
+	if (select_shown(r, &sel) < 0)
+		return -1;
+	if (mark_ambiguous(r, &sel) < 0) {
+		free(sel.shown);
+		free(sel.ambiguous);
+		return -1;
+	}
+	fputs("digraph profviz {\n", out);
+	fputs("  graph [fontname=\"Arial\", nodesep=0.125, ranksep=0.25, labelloc=t, "
+	      "labeljust=l, fontsize=10, label=\"", out);
+	write_graph_label(out, r, &sel);
+	fputs("\"];\n", out);
+	fputs("  node [fontname=\"Arial\", shape=box, style=filled, fontcolor=white, "
+	      "fontsize=10, width=0, height=0];\n", out);
+	fputs("  edge [fontname=\"Arial\", fontsize=9];\n", out);
+	write_program_node(out, r);
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		if (sel.shown[i])
+			write_function_node(out, r, &r->funcs[i], sel.ambiguous[i]);
+	for (unsigned i = 0; i < r->n_arcs; i++)
+		if (arc_shown(r, &r->arcs[i], &sel))
+			write_arc(out, r, &r->arcs[i]);
 	fputs("}\n", out);
-	free(shown);
+	free(sel.shown);
+	free(sel.ambiguous);
 	return ferror(out) ? -1 : 0;
 }

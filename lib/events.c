@@ -8,8 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* events.h brings <linux/perf_event.h> first: libpfm4's own copy of it then
+ * stands aside (that copy is older, and names cap_user_rdpmc cap_usr_rdpmc). */
+#include <perfmon/pfmlib_perf_event.h>
+
 #include "compiler.h"
 #include "log.h"
+#include "smallfile.h"
 
 #define VAR "PROFVIZ_EVENTS"
 
@@ -122,14 +127,10 @@ static int parse_number(const char *s, uint64_t *out)
 /* A small file's first line, without its newline; 0 if unreadable. */
 static int read_line(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	if (pv_read_small_file(path, buf, size) <= 0)
 		return 0;
-	int ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 1;
 }
 
 /* Put value into the bits a sysfs format names ("config:0-7,32-35"). */
@@ -235,40 +236,33 @@ static int parse_pmu(struct pv_event *e, const char *item, const char *sysfs, ch
 	return apply_terms(e, sysfs, pmu, slash + 1, 0, why, why_size);
 }
 
-/* libpfm4, loaded only when a name needs it (ABI0 of its encode call). */
-struct pfm_encode_arg {
-	struct perf_event_attr *attr;
-	char **fstr;
-	size_t size;
-	int idx, cpu, flags, pad0;
-};
-#define PV_PFM_PLM3 0x08
-#define PV_PFM_OS_PERF_EVENT_EXT 2
-
+/* libpfm4 is loaded only when a name needs it, so that the runtime does not
+ * depend on it: its header gives the types, dlsym the functions. */
 static int parse_libpfm(struct pv_event *e, const char *name, char *why, size_t why_size)
 {
-	static int (*encode)(const char *, int, int, void *);
-	static const char *(*strerror_pfm)(int);
+	static typeof(pfm_get_os_event_encoding) *encode;
+	static typeof(pfm_strerror) *strerror_pfm;
 	static int tried;
 	if (!tried) {
 		tried = 1;
 		void *h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
-		int (*init)(void) = h ? (int (*)(void))dlsym(h, "pfm_initialize") : NULL;
-		if (init && init() == 0) {
-			encode = (int (*)(const char *, int, int, void *))dlsym(
-				h, "pfm_get_os_event_encoding");
-			strerror_pfm = (const char *(*)(int))dlsym(h, "pfm_strerror");
+		typeof(pfm_initialize) *init = h ? dlsym(h, "pfm_initialize") : NULL;
+		if (init && init() == PFM_SUCCESS) {
+			encode = dlsym(h, "pfm_get_os_event_encoding");
+			strerror_pfm = dlsym(h, "pfm_strerror");
 		}
 	}
 	if (!encode)
 		return snprintf(why, why_size, "unknown event (and libpfm4 is not installed)"), 0;
 	struct perf_event_attr attr;
 	memset(&attr, 0, sizeof(attr));
-	struct pfm_encode_arg arg = { .attr = &attr, .size = sizeof(arg) };
-	int rc = encode(name, PV_PFM_PLM3, PV_PFM_OS_PERF_EVENT_EXT, &arg);
-	if (rc != 0)
+	pfm_perf_encode_arg_t arg = { .attr = &attr, .size = sizeof(arg) };
+	int rc = encode(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (rc != PFM_SUCCESS)
 		return snprintf(why, why_size, "unknown event (libpfm4: %s)",
 				strerror_pfm ? strerror_pfm(rc) : "not found"), 0;
+	/* Only the event's identity is taken: libpfm4 leaves attr.size at 0,
+	 * and counters.c sets the rest of the attr itself. */
 	e->type = attr.type;
 	e->config = attr.config;
 	e->config1 = attr.config1;

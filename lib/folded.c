@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "output.h"
 
 /* A frame's name, with the format's separators replaced. */
 static void put_name(FILE *out, const char *name)

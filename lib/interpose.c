@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <alloca.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <linux/close_range.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,23 +18,11 @@
 #include "fds.h"
 #include "runtime.h"
 
-/* A longjmp abandons frames whose exit hooks will never run: make this
- * thread's next hook resynchronise its shadow stack with the machine's. */
-static void note_longjmp(void)
-{
-	struct pv_thread *t = pv_self;
-	if (t->mode == PV_MODE_CLOCK || t->mode == PV_MODE_GENERIC) {
-		t->jumped = 1;
-		t->mode = PV_MODE_JUMPED;
-	} else if (t->mode == PV_MODE_JUMPED) {
-		t->jumped = 1;
-	}
-}
-
 /* libc's own functions behind the wrappers, looked up once at start-up:
  * a wrapper may run in a signal handler (close is async-signal-safe), where
  * dlsym is not. A call that comes before start-up looks its function up then. */
 enum {
+	NEXT_setjmp, NEXT__setjmp, NEXT___sigsetjmp,
 	NEXT_longjmp, NEXT__longjmp, NEXT_siglongjmp, NEXT___longjmp_chk,
 	NEXT_execve, NEXT_execv, NEXT_execvp, NEXT_execvpe, NEXT_fexecve, NEXT_execveat,
 	NEXT__exit, NEXT__Exit, NEXT_dlclose,
@@ -42,6 +31,7 @@ enum {
 };
 
 static const char *const next_names[NEXT_COUNT] = {
+	"setjmp", "_setjmp", "__sigsetjmp",
 	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
 	"execve", "execv", "execvp", "execvpe", "fexecve", "execveat",
 	"_exit", "_Exit", "dlclose",
@@ -71,12 +61,24 @@ void pv_interpose_init(void)
 
 #define PV_NEXT(type, name) ((type *)next_symbol(NEXT_##name))
 
+/* ---- setjmp and longjmp: each longjmp lands where its setjmp was called ---- */
+
+/* setjmp, _setjmp and __sigsetjmp (which: 0, 1, 2) are entered in
+ * returns_twice.S. It calls this with the caller's stack pointer, then
+ * jumps to libc's function returned here with the registers and return
+ * address as the program left them, so that setjmp saves the program's. */
+PV_HIDDEN void *pv_setjmp_noted(void *env, uintptr_t caller_sp, int which)
+{
+	pv_thread_note_setjmp(pv_self, env, caller_sp);
+	return next_symbol(NEXT_setjmp + which);
+}
+
 typedef void jump_fn(struct __jmp_buf_tag *, int);
 
 #define PV_JUMP_WRAPPER(name)                                                     \
 	PV_EXPORT __attribute__((noreturn)) void name(struct __jmp_buf_tag env[1], int val) \
 	{                                                                         \
-		note_longjmp();                                                   \
+		pv_thread_longjmp(pv_self, env, pv_arch_stack_pointer());         \
 		PV_NEXT(jump_fn, name)(env, val);                                 \
 		__builtin_unreachable();                                          \
 	}
@@ -85,6 +87,32 @@ PV_JUMP_WRAPPER(longjmp)
 PV_JUMP_WRAPPER(_longjmp)
 PV_JUMP_WRAPPER(siglongjmp)
 PV_JUMP_WRAPPER(__longjmp_chk)
+
+/* ---- vfork: the child borrows the parent's memory, profile included ---- */
+
+/* What the hooks of a vfork child find: a thread the runtime never writes
+ * and whose hooks record nothing. */
+static struct pv_thread vfork_child = { .mode = PV_MODE_OFF };
+
+/* vfork in returns_twice.S: before the system call, this thread's hooks are
+ * pointed at vfork_child (what the child runs with: it shares this TLS);
+ * the parent, resumed, gets its own back with vfork's result. */
+PV_HIDDEN struct pv_thread *pv_vfork_begins(void)
+{
+	struct pv_thread *parent = pv_self;
+	pv_self = &vfork_child;
+	return parent;
+}
+
+PV_HIDDEN long pv_vfork_ended(long result, struct pv_thread *parent)
+{
+	pv_self = parent;
+	if ((unsigned long)result > -4096UL) {
+		errno = (int)-result;
+		return -1;
+	}
+	return result;
+}
 
 /* ---- exec: write the profile of the image that is about to be replaced ---- */
 
@@ -185,14 +213,16 @@ PV_EXPORT __attribute__((noreturn)) void _Exit(int status)
 	__builtin_unreachable();
 }
 
-/* ---- dlclose: keep the names of what is about to be unmapped ---- */
+/* ---- dlclose: the functions of an unloaded object keep their names ---- */
 
 typedef int dlclose_fn(void *);
 
 PV_EXPORT int dlclose(void *handle)
 {
-	pv_runtime_module_closing(handle);
-	return PV_NEXT(dlclose_fn, dlclose)(handle);
+	void *closing = pv_runtime_module_closing(handle);
+	int rc = PV_NEXT(dlclose_fn, dlclose)(handle);
+	pv_runtime_module_closed(closing);
+	return rc;
 }
 
 /* ---- descriptors: the program may take back any number, ours included ---- */

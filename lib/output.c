@@ -3,13 +3,46 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "fds.h"
 #include "log.h"
+
+static const struct pv_format formats[] = {
+	{ ".dot", pv_write_dot },
+	{ ".json", pv_write_json },
+	{ ".folded", pv_write_folded },
+};
+#define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
+
+const struct pv_format *pv_output_format_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	if (!dot || (slash && dot < slash))
+		return NULL;
+	for (size_t i = 0; i < N_FORMATS; i++)
+		if (!strcmp(dot, formats[i].extension))
+			return &formats[i];
+	return NULL;
+}
+
+void pv_output_extensions(char *out, size_t size)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < N_FORMATS && n < size; i++) {
+		const char *sep = i == 0 ? "" : i + 1 < N_FORMATS ? ", " : " or ";
+		n += (size_t)snprintf(out + n, size - n, "%s%s", sep, formats[i].extension);
+	}
+}
 
 int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag, char *out,
 		   unsigned size)
@@ -33,19 +66,56 @@ int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag,
 	return 0;
 }
 
-static pv_writer_fn *writer_for(enum pv_format f)
+/* The directory part of path, opened for the *at calls; *base is set to the
+ * rest. Working relative to it, a temporary beside a file whose path is
+ * just short of PATH_MAX still has a name that fits. */
+static int open_directory_of(const char *path, const char **base)
 {
-	switch (f) {
-	case PV_FORMAT_JSON: return pv_write_json;
-	case PV_FORMAT_FOLDED: return pv_write_folded;
-	default: return pv_write_dot;
-	}
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == path)
+		strcpy(dir, "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	*base = slash ? slash + 1 : path;
+	return open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
-static int write_atomically(const char *path, pv_writer_fn *writer, const struct pv_report *r)
+/* A new file beside base in dir, named base.XXXXXX (or .profviz.XXXXXX when
+ * that would be too long a name), created with mode 0666 less the umask, as
+ * the final file would be. */
+static int create_temporary(int dir, const char *base, char *name, size_t size)
+{
+	static const char letters[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t v = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^ (uint64_t)getpid() << 40;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		char suffix[7];
+		v = v * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t bits = v >> 16;
+		for (int i = 0; i < 6; i++, bits /= 62)
+			suffix[i] = letters[bits % 62];
+		suffix[6] = '\0';
+		if (strlen(base) + 7 <= NAME_MAX)
+			snprintf(name, size, "%s.%s", base, suffix);
+		else
+			snprintf(name, size, ".profviz.%s", suffix);
+		int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+static int write_in(int dir, const char *base, const char *path, pv_writer_fn *writer,
+		    const struct pv_report *r)
 {
 	struct stat st;
-	if (lstat(path, &st) == 0) {
+	if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (S_ISLNK(st.st_mode)) {
 			pv_log("%s is a symbolic link; not writing through it", path);
 			return -1;
@@ -60,35 +130,41 @@ static int write_atomically(const char *path, pv_writer_fn *writer, const struct
 		}
 	}
 
-	char tmp[PATH_MAX + 16];
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-		pv_log("%s: path too long", path);
-		return -1;
-	}
-	int fd = mkostemp(tmp, O_CLOEXEC);
+	char tmp[NAME_MAX + 1];
+	int fd = create_temporary(dir, base, tmp, sizeof(tmp));
 	if (fd < 0) {
 		pv_log("cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
 	FILE *out = fdopen(fd, "w");
 	if (!out) {
 		pv_log("cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
+		pv_sys_close(fd);
+		unlinkat(dir, tmp, 0);
 		return -1;
 	}
 	int failed = writer(out, r) < 0;
 	failed |= fflush(out) != 0;
 	int saved = errno;
 	failed |= fclose(out) != 0;
-	if (!failed && rename(tmp, path) == 0)
+	if (!failed && renameat(dir, tmp, dir, base) == 0)
 		return 0;
 	pv_log("cannot write %s: %s", path, strerror(failed ? (saved ? saved : errno) : errno));
-	unlink(tmp);
+	unlinkat(dir, tmp, 0);
 	return -1;
+}
+
+static int write_atomically(const char *path, pv_writer_fn *writer, const struct pv_report *r)
+{
+	const char *base;
+	int dir = open_directory_of(path, &base);
+	if (dir < 0) {
+		pv_log("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int status = write_in(dir, base, path, writer, r);
+	pv_sys_close(dir);
+	return status;
 }
 
 int pv_output_write_all(const struct pv_config *c, const struct pv_report *r, int pid,
@@ -103,7 +179,7 @@ int pv_output_write_all(const struct pv_config *c, const struct pv_report *r, in
 			status = -1;
 			continue;
 		}
-		if (write_atomically(path, writer_for(c->outputs[i].format), r) < 0)
+		if (write_atomically(path, c->outputs[i].format->write, r) < 0)
 			status = -1;
 	}
 	return status;

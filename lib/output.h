@@ -4,12 +4,35 @@
  * A file is written to a fresh temporary beside it and renamed into place,
  * so a reader never sees half a profile and a crash mid-write leaves the old
  * one. A symlink or a read-only file at the path is refused with a message.
+ *
+ * The file's extension picks its format. A new format is a writer in its
+ * own file, declared here and added to the table in output.c.
  */
 #ifndef PV_OUTPUT_H
 #define PV_OUTPUT_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #include "config.h"
 #include "report.h"
+
+/* Writes the whole report to out. 0, or -1 if out failed. */
+typedef int pv_writer_fn(FILE *out, const struct pv_report *r);
+pv_writer_fn pv_write_dot;    /* dot.c */
+pv_writer_fn pv_write_json;   /* json.c */
+pv_writer_fn pv_write_folded; /* folded.c */
+
+struct pv_format {
+	const char *extension; /* with its dot: ".dot" */
+	pv_writer_fn *write;
+};
+
+/* The format path's extension asks for, or NULL when it has none we know. */
+const struct pv_format *pv_output_format_of(const char *path);
+
+/* The known extensions for a message: ".dot, .json or .folded". */
+void pv_output_extensions(char *out, size_t size);
 
 /* How this process's files are told apart from its relatives'. */
 struct pv_output_tag {

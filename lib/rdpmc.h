@@ -22,12 +22,14 @@
 enum pv_rdpmc_status {
 	PV_RDPMC_OK,
 	PV_RDPMC_FALLBACK,    /* no user read possible now: use read(2) */
-	PV_RDPMC_NOT_COUNTED, /* the event has not run at all yet */
+	PV_RDPMC_NOT_COUNTED, /* the event has not run at all yet (scaling only) */
 };
 
+/* One reading, raw: what the counter counted while it was running. Scaling
+ * is a separate step (pv_count_scale): the difference of two scaled
+ * cumulative values is not a scaled difference, and can even be negative. */
 struct pv_rdpmc_sample {
 	uint64_t raw;     /* offset + counter, as counted while running */
-	uint64_t value;   /* raw scaled by enabled/running (= raw if never multiplexed) */
 	uint64_t enabled; /* times up to this read */
 	uint64_t running;
 };
@@ -96,20 +98,28 @@ PV_INLINE int pv_rdpmc_read(struct perf_event_mmap_page *pc, pv_rdpmc_insn *rdpm
 	out->raw = count;
 	out->enabled = enabled;
 	out->running = running;
+	return PV_RDPMC_OK;
+}
+
+/* A raw count (or a difference of raw counts) extrapolated to the whole of
+ * the enabled time, as if the event had never been multiplexed out. */
+static inline int pv_count_scale(uint64_t raw, uint64_t enabled, uint64_t running,
+				 uint64_t *value)
+{
 	if (enabled == running) {
-		out->value = count;
+		*value = raw;
 		return PV_RDPMC_OK;
 	}
 	if (running == 0)
 		return PV_RDPMC_NOT_COUNTED;
-	out->value = (uint64_t)((unsigned __int128)count * enabled / running);
+	*value = (uint64_t)((unsigned __int128)raw * enabled / running);
 	return PV_RDPMC_OK;
 }
 
 /* The layout of a group read with PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED |
  * TOTAL_TIME_RUNNING: { nr, enabled, running, value[nr] }. Fills values[]
- * scaled by enabled/running; returns nr, or -1 if the buffer is malformed
- * (including a group in error, which reads as 0 bytes). */
+ * with the raw counts (scale them with pv_count_scale); returns nr, or -1 if
+ * the buffer is malformed (including a group in error, which reads as 0 bytes). */
 static inline int pv_group_parse(const uint64_t *buf, long bytes, unsigned max,
 				 uint64_t *values, uint64_t *enabled, uint64_t *running)
 {
@@ -121,9 +131,7 @@ static inline int pv_group_parse(const uint64_t *buf, long bytes, unsigned max,
 	*enabled = buf[1];
 	*running = buf[2];
 	for (uint64_t i = 0; i < nr; i++)
-		values[i] = buf[2] == buf[1] || buf[2] == 0
-				    ? buf[3 + i]
-				    : (uint64_t)((unsigned __int128)buf[3 + i] * buf[1] / buf[2]);
+		values[i] = buf[3 + i];
 	return (int)nr;
 }
 

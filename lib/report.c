@@ -3,20 +3,19 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *pv_event_unit(const struct pv_event *e)
-{
-	int clock = e->type == PERF_TYPE_SOFTWARE && (e->config == PERF_COUNT_SW_TASK_CLOCK ||
-						      e->config == PERF_COUNT_SW_CPU_CLOCK);
-	return e->is_tsc || clock ? "ns" : "count";
-}
+#include "log.h"
+#include "paths.h"
+#include "waits.h"
 
-static uint64_t scaled(uint64_t v, double scale)
+/* A raw count in output units. */
+static uint64_t scaled(uint64_t v, double factor)
 {
-	return scale == 1.0 ? v : (uint64_t)llround((double)v * scale);
+	return factor == 1.0 ? v : (uint64_t)llround((double)v * factor);
 }
 
 static int by_total_desc(const void *a, const void *b)
@@ -53,122 +52,389 @@ static void signal_symbol(int sig, struct pv_symbol *sym)
 	sym->module = strdup("");
 }
 
-/* The function's index once sorted; looked up through a temporary table. */
-struct fn_index {
-	void *fn;
-	int id;
-	UT_hash_handle hh;
-};
-
-/* Paths in the profile's order (parents first), with indices for parents. */
-struct path_index {
-	const struct pv_path *path;
-	int index;
-	UT_hash_handle hh;
-};
-
-static int build_paths(struct pv_report *r, const struct pv_profile *p,
-		       struct fn_index *by_fn, const double *scale)
+/* The node a libc wait ran under: "<blocked: pthread_cond_wait>". */
+static void wait_symbol(const char *wait, struct pv_symbol *sym)
 {
-	r->n_paths = HASH_CNT(hh, p->paths);
-	r->paths = calloc(r->n_paths ? r->n_paths : 1, sizeof(*r->paths));
-	struct path_index *slots = calloc(r->n_paths ? r->n_paths : 1, sizeof(*slots));
+	char name[64];
+	snprintf(name, sizeof(name), "<blocked: %s>", wait);
+	memset(sym, 0, sizeof(*sym));
+	sym->name = strdup(name);
+	sym->module = strdup("");
+}
+
+/* Look-up tables for one build: a function's slot by address, an arc's
+ * slot by its two addresses, a path's index by its profile record. */
+struct fn_slot {
+	void *fn;
+	int slot;
+	UT_hash_handle hh;
+};
+
+struct arc_slot {
+	struct pv_arc_key key;
+	int slot;
+	UT_hash_handle hh;
+};
+
+struct path_slot {
+	const struct pv_path *path;
+	int slot;
+	UT_hash_handle hh;
+};
+
+/* Compensated costs gathered from the paths, raw units, per slot. */
+struct sums {
+	double (*func_self)[PV_MAX_EVENTS];
+	double (*func_total)[PV_MAX_EVENTS];
+	double (*arc_total)[PV_MAX_EVENTS];
+	double (*path_self)[PV_MAX_EVENTS];
+	double (*path_total)[PV_MAX_EVENTS];
+	const struct pv_path **path_of; /* each report path's profile record */
+	double clamped[PV_MAX_EVENTS];
+};
+
+static int find_fn(struct fn_slot *table, void *fn)
+{
+	struct fn_slot *hit;
+	HASH_FIND_PTR(table, &fn, hit);
+	return hit ? hit->slot : -1;
+}
+
+static int find_arc(struct arc_slot *table, void *caller, void *callee)
+{
+	struct pv_arc_key key = { caller, callee };
+	struct arc_slot *hit;
+	HASH_FIND(hh, table, &key, sizeof(key), hit);
+	return hit ? hit->slot : -1;
+}
+
+/* The paths in the profile's order (parents first), their functions as
+ * slots of r->funcs; paths whose function or parent was lost are left out. */
+static int build_paths(struct pv_report *r, const struct pv_profile *p, struct fn_slot *fns,
+		       const struct pv_path **path_of)
+{
+	unsigned n = HASH_CNT(hh, p->paths);
+	r->paths = calloc(n ? n : 1, sizeof(*r->paths));
+	struct path_slot *slots = calloc(n ? n : 1, sizeof(*slots));
 	if (!r->paths || !slots) {
 		free(slots);
 		return -1;
 	}
-	struct path_index *by_path = NULL;
+	struct path_slot *by_path = NULL;
 	int i = 0;
-	for (const struct pv_path *x = p->paths; x; x = x->hh.next, i++) {
+	for (const struct pv_path *x = p->paths; x; x = x->hh.next) {
 		struct pv_rpath *rp = &r->paths[i];
-		struct path_index *hit = NULL;
-		struct fn_index *f;
+		struct path_slot *parent = NULL;
 		if (x->key.parent)
-			HASH_FIND_PTR(by_path, &x->key.parent, hit);
-		HASH_FIND_PTR(by_fn, &x->key.fn, f);
-		rp->parent = hit ? hit->index : -1;
-		rp->func = f ? f->id : 0;
+			HASH_FIND_PTR(by_path, &x->key.parent, parent);
+		int func = find_fn(fns, x->key.fn);
+		if (func < 0 || (x->key.parent && !parent)) {
+			r->lost_records++; /* lost merging, and so is everything below it */
+			continue;
+		}
+		rp->parent = parent ? parent->slot : -1;
+		rp->func = func;
 		rp->calls = x->calls;
-		for (unsigned e = 0; e < p->nev; e++)
-			rp->self[e] = scaled(x->self[e], scale[e]);
+		path_of[i] = x;
 		slots[i].path = x;
-		slots[i].index = i;
+		slots[i].slot = i;
 		HASH_ADD_PTR(by_path, path, &slots[i]);
+		i++;
 	}
+	r->n_paths = (unsigned)i;
 	HASH_CLEAR(hh, by_path);
 	free(slots);
 	return 0;
 }
 
-int pv_report_build(struct pv_report *r, const struct pv_profile *p,
-		    struct pv_symbolizer *syms, const double *scale)
+/* Each event's overhead out of the paths' raw costs (pv_compensate), then
+ * gathered by function and by arc. */
+static int compensate_paths(struct pv_report *r, const struct pv_overhead *o,
+			    const double *running_ratio, struct arc_slot *arcs, struct sums *s)
 {
+	struct pv_comp_path *cp = calloc(r->n_paths ? r->n_paths : 1, sizeof(*cp));
+	int *arc_of = malloc((r->n_paths ? r->n_paths : 1) * sizeof(*arc_of));
+	if (!cp || !arc_of) {
+		free(cp);
+		free(arc_of);
+		return -1;
+	}
+	for (unsigned i = 0; i < r->n_paths; i++) {
+		const struct pv_rpath *rp = &r->paths[i];
+		void *caller = rp->parent >= 0 ? r->funcs[r->paths[rp->parent].func].fn : NULL;
+		arc_of[i] = find_arc(arcs, caller, r->funcs[rp->func].fn);
+	}
+	for (unsigned e = 0; e < r->nev; e++) {
+		for (unsigned i = 0; i < r->n_paths; i++) {
+			const struct pv_path *x = s->path_of[i];
+			cp[i] = (struct pv_comp_path){
+				.parent = r->paths[i].parent,
+				.is_signal = pv_signal_of(x->key.fn) != 0,
+				.calls = x->calls,
+				.callees = x->callees,
+				.misses = x->callee_misses,
+				.self = (double)x->self[e],
+				.total = (double)x->total[e],
+			};
+		}
+		/* A multiplexed event counted only part of the time: per call, the
+		 * raw counts hold that part of the overhead calibration measured. */
+		double part = running_ratio[e];
+		if (o->calibrated)
+			s->clamped[e] = pv_compensate(cp, r->n_paths, o->caller[e] * part,
+						      o->caller_miss[e] * part, o->callee[e] * part);
+		for (unsigned i = 0; i < r->n_paths; i++) {
+			int func = r->paths[i].func;
+			s->path_self[i][e] = cp[i].self;
+			s->path_total[i][e] = cp[i].total;
+			s->func_self[func][e] += cp[i].self;
+			s->func_total[func][e] += cp[i].total;
+			if (arc_of[i] >= 0)
+				s->arc_total[arc_of[i]][e] += cp[i].total;
+		}
+	}
+	free(cp);
+	free(arc_of);
+	return 0;
+}
+
+static int alloc_sums(struct sums *s, unsigned funcs, unsigned arcs, unsigned paths)
+{
+	s->func_self = calloc(funcs ? funcs : 1, sizeof(*s->func_self));
+	s->func_total = calloc(funcs ? funcs : 1, sizeof(*s->func_total));
+	s->arc_total = calloc(arcs ? arcs : 1, sizeof(*s->arc_total));
+	s->path_self = calloc(paths ? paths : 1, sizeof(*s->path_self));
+	s->path_total = calloc(paths ? paths : 1, sizeof(*s->path_total));
+	s->path_of = calloc(paths ? paths : 1, sizeof(*s->path_of));
+	return s->func_self && s->func_total && s->arc_total && s->path_self && s->path_total &&
+			       s->path_of
+		       ? 0
+		       : -1;
+}
+
+static void free_sums(struct sums *s)
+{
+	free(s->func_self);
+	free(s->func_total);
+	free(s->arc_total);
+	free(s->path_self);
+	free(s->path_total);
+	free(s->path_of);
+}
+
+static uint64_t out_units(double v, double factor)
+{
+	return v <= 0 ? 0 : (uint64_t)llround(v * factor);
+}
+
+/* Every cost into output units, once. */
+static void convert(struct pv_report *r, const struct pv_profile *p, const double *factor,
+		    const struct sums *s, const int *arc_slot_of)
+{
+	unsigned i = 0;
+	for (const struct pv_fstat *f = p->funcs; f && i < r->n_funcs; f = f->hh.next, i++)
+		for (unsigned e = 0; e < r->nev; e++) {
+			r->funcs[i].raw_self[e] = scaled(f->self[e], factor[e]);
+			r->funcs[i].raw_total[e] = scaled(f->total[e], factor[e]);
+			r->funcs[i].self[e] = out_units(s->func_self[i][e], factor[e]);
+			r->funcs[i].total[e] = out_units(s->func_total[i][e], factor[e]);
+		}
+	i = 0;
+	for (const struct pv_astat *a = p->arcs; a; a = a->hh.next, i++) {
+		int slot = arc_slot_of[i];
+		if (slot < 0)
+			continue;
+		struct pv_rarc *ra = &r->arcs[slot];
+		for (unsigned e = 0; e < r->nev; e++) {
+			ra->raw_total[e] = scaled(a->total[e], factor[e]);
+			ra->total[e] = out_units(s->arc_total[slot][e], factor[e]);
+			if (ra->caller < 0) {
+				r->run_total[e] += ra->total[e];
+				r->raw_run_total[e] += ra->raw_total[e];
+			}
+		}
+	}
+	for (i = 0; i < r->n_paths; i++)
+		for (unsigned e = 0; e < r->nev; e++) {
+			r->paths[i].raw_self[e] = scaled(s->path_of[i]->self[e], factor[e]);
+			r->paths[i].self[e] = out_units(s->path_self[i][e], factor[e]);
+			r->paths[i].total[e] = out_units(s->path_total[i][e], factor[e]);
+		}
+	for (unsigned e = 0; e < r->nev; e++)
+		r->clamped[e] = out_units(s->clamped[e], factor[e]);
+}
+
+int pv_report_sort(struct pv_report *r)
+{
+	int *id_of = malloc((r->n_funcs ? r->n_funcs : 1) * sizeof(*id_of));
+	if (!id_of)
+		return -1;
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		r->funcs[i].id = (int)i; /* the slot, until sorted */
+	qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), by_total_desc);
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		id_of[r->funcs[i].id] = (int)i;
+		r->funcs[i].id = (int)i;
+	}
+	for (unsigned i = 0; i < r->n_arcs; i++) {
+		if (r->arcs[i].caller >= 0)
+			r->arcs[i].caller = id_of[r->arcs[i].caller];
+		r->arcs[i].callee = id_of[r->arcs[i].callee];
+	}
+	for (unsigned i = 0; i < r->n_paths; i++)
+		r->paths[i].func = id_of[r->paths[i].func];
+	free(id_of);
+	qsort(r->arcs, r->n_arcs, sizeof(*r->arcs), arc_by_total_desc);
+	return 0;
+}
+
+/* Per call, in output units: a multiplexed event's factor extrapolates by
+ * enabled/running, which the calibrated cost (counted while running) needs not. */
+static void overhead_in_units(struct pv_report *r, const struct pv_overhead *o,
+			      const struct pv_conversion *conv)
+{
+	r->compensated = o->calibrated;
+	for (unsigned e = 0; e < r->nev && o->calibrated; e++) {
+		double unit = conv->factor[e] * conv->running_ratio[e];
+		r->caller_cost[e] = o->caller[e] * unit;
+		r->caller_miss_cost[e] = o->caller_miss[e] * unit;
+		r->callee_cost[e] = o->callee[e] * unit;
+	}
+}
+
+/* Each thread's run: its calls from outside lose what the hooks added
+ * beneath them, as the paths' totals do (compensate.h). */
+static int build_threads(struct pv_report *r, const struct pv_profile *p,
+			 const struct pv_overhead *o, const struct pv_conversion *conv)
+{
+	r->n_thread_list = 0;
+	r->thread_list = calloc(p->n_thread_stats ? p->n_thread_stats : 1,
+				sizeof(*r->thread_list));
+	if (!r->thread_list)
+		return -1;
+	for (unsigned i = 0; i < p->n_thread_stats; i++) {
+		const struct pv_thread_stat *ts = &p->thread_stats[i];
+		struct pv_rthread *rt = &r->thread_list[i];
+		rt->tid = ts->tid;
+		rt->calls = ts->calls;
+		rt->cpu_seconds = ts->cpu_seconds;
+		rt->wall_seconds = ts->wall_seconds;
+		for (unsigned e = 0; e < r->nev; e++) {
+			double raw = (double)ts->total[e], added = 0;
+			if (o->calibrated)
+				added = conv->running_ratio[e] *
+					((double)ts->calls * o->callee[e] +
+					 (double)(ts->calls - ts->outer_calls) * o->caller[e] +
+					 (double)ts->inner_misses * o->caller_miss[e]);
+			rt->raw_total[e] = scaled(ts->total[e], conv->factor[e]);
+			rt->total[e] = out_units(raw - added, conv->factor[e]);
+		}
+	}
+	r->n_thread_list = p->n_thread_stats;
+	return 0;
+}
+
+/* Does p hold functions of an object unloaded, then loaded again where it was? */
+static int has_reloaded(const struct pv_profile *p, struct pv_symbolizer *syms)
+{
+	for (const struct pv_fstat *f = p->funcs; f; f = f->hh.next)
+		if (pv_symbols_reloaded(f->fn, syms))
+			return 1;
+	return 0;
+}
+
+int pv_report_build(struct pv_report *r, const struct pv_profile *given,
+		    struct pv_symbolizer *syms, const struct pv_conversion *conv,
+		    const struct pv_overhead *overhead)
+{
+	/* A plugin reloaded where it was: one function per function, whichever
+	 * time it was loaded. */
+	struct pv_profile merged;
+	const struct pv_profile *p = given;
+	pv_profile_init(&merged, given->nev);
+	if (has_reloaded(given, syms)) {
+		pv_profile_add_rekeyed(&merged, given, pv_symbols_reloaded, syms);
+		p = &merged;
+	}
+
 	r->nev = p->nev;
 	r->threads = p->threads;
 	r->stray_exits = p->stray_exits;
 	r->resyncs = p->resyncs;
+	r->losses = p->losses;
+	r->wall_seconds = conv->wall_seconds;
 	for (unsigned i = 0; i < p->nev; i++)
-		r->multiplexed[i] = p->enabled[i] && p->running[i] < p->enabled[i]
-					    ? (double)p->running[i] / (double)p->enabled[i]
-					    : 1.0;
+		r->multiplexed[i] = conv->running_ratio[i];
+	overhead_in_units(r, overhead, conv);
 	r->n_funcs = HASH_COUNT(p->funcs);
-	r->n_arcs = HASH_COUNT(p->arcs);
+	unsigned n_arcs = HASH_COUNT(p->arcs);
 	r->funcs = calloc(r->n_funcs ? r->n_funcs : 1, sizeof(*r->funcs));
-	r->arcs = calloc(r->n_arcs ? r->n_arcs : 1, sizeof(*r->arcs));
-	struct fn_index *index = calloc(r->n_funcs ? r->n_funcs : 1, sizeof(*index));
-	if (!r->funcs || !r->arcs || !index) {
-		free(index);
-		pv_report_free(r);
-		return -1;
-	}
+	r->arcs = calloc(n_arcs ? n_arcs : 1, sizeof(*r->arcs));
+	struct fn_slot *fn_slots = calloc(r->n_funcs ? r->n_funcs : 1, sizeof(*fn_slots));
+	struct arc_slot *arc_slots = calloc(n_arcs ? n_arcs : 1, sizeof(*arc_slots));
+	int *arc_slot_of = calloc(n_arcs ? n_arcs : 1, sizeof(*arc_slot_of));
+	struct sums sums = { 0 };
+	struct fn_slot *fns = NULL;
+	struct arc_slot *arcs = NULL;
+	int status = -1;
+	pv_uthash_arena = NULL;
+	if (!r->funcs || !r->arcs || !fn_slots || !arc_slots || !arc_slot_of)
+		goto out;
 
 	unsigned i = 0;
-	for (struct pv_fstat *f = p->funcs; f; f = f->hh.next, i++) {
+	for (const struct pv_fstat *f = p->funcs; f; f = f->hh.next, i++) {
 		struct pv_rfunc *rf = &r->funcs[i];
 		rf->fn = f->fn;
 		int sig = pv_signal_of(f->fn);
 		if (sig)
 			signal_symbol(sig, &rf->sym);
+		else if (pv_wait_name(f->fn))
+			wait_symbol(pv_wait_name(f->fn), &rf->sym);
 		else
 			pv_symbols_lookup(syms, f->fn, &rf->sym);
+		if (rf->sym.file)
+			pv_path_normalise(rf->sym.file); /* as compilers write it: a/b/../c.h */
 		rf->calls = f->calls;
-		for (unsigned e = 0; e < p->nev; e++) {
-			rf->self[e] = scaled(f->self[e], scale[e]);
-			rf->total[e] = scaled(f->total[e], scale[e]);
-		}
-	}
-	qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), by_total_desc);
-	struct fn_index *by_fn = NULL;
-	pv_uthash_arena = NULL;
-	for (i = 0; i < r->n_funcs; i++) {
-		index[i].fn = r->funcs[i].fn;
-		index[i].id = (int)i;
-		r->funcs[i].id = (int)i;
-		HASH_ADD_PTR(by_fn, fn, &index[i]);
+		fn_slots[i].fn = f->fn;
+		fn_slots[i].slot = (int)i;
+		HASH_ADD_PTR(fns, fn, &fn_slots[i]);
 	}
 
 	i = 0;
-	for (struct pv_astat *a = p->arcs; a; a = a->hh.next, i++) {
-		struct pv_rarc *ra = &r->arcs[i];
-		struct fn_index *hit;
-		ra->caller = -1;
-		if (a->key.caller) {
-			HASH_FIND_PTR(by_fn, &a->key.caller, hit);
-			ra->caller = hit ? hit->id : -1;
+	for (const struct pv_astat *a = p->arcs; a; a = a->hh.next, i++) {
+		int caller = a->key.caller ? find_fn(fns, a->key.caller) : -1;
+		int callee = find_fn(fns, a->key.callee);
+		arc_slot_of[i] = -1;
+		if (callee < 0 || (a->key.caller && caller < 0)) {
+			r->lost_records++; /* a function record was lost merging */
+			continue;
 		}
-		HASH_FIND_PTR(by_fn, &a->key.callee, hit);
-		ra->callee = hit ? hit->id : 0;
+		struct pv_rarc *ra = &r->arcs[r->n_arcs];
+		ra->caller = caller;
+		ra->callee = callee;
 		ra->calls = a->calls;
-		for (unsigned e = 0; e < p->nev; e++)
-			ra->total[e] = scaled(a->total[e], scale[e]);
-		if (ra->caller < 0)
-			for (unsigned e = 0; e < p->nev; e++)
-				r->run_total[e] += ra->total[e];
+		ra->nested_calls = a->nested_calls;
+		arc_slots[r->n_arcs].key = a->key;
+		arc_slots[r->n_arcs].slot = (int)r->n_arcs;
+		HASH_ADD(hh, arcs, key, sizeof(struct pv_arc_key), &arc_slots[r->n_arcs]);
+		arc_slot_of[i] = (int)r->n_arcs++;
 	}
-	qsort(r->arcs, r->n_arcs, sizeof(*r->arcs), arc_by_total_desc);
-	int status = build_paths(r, p, by_fn, scale);
-	HASH_CLEAR(hh, by_fn);
-	free(index);
+
+	if (alloc_sums(&sums, r->n_funcs, r->n_arcs, HASH_CNT(hh, p->paths)) < 0 ||
+	    build_paths(r, p, fns, sums.path_of) < 0 ||
+	    compensate_paths(r, overhead, conv->running_ratio, arcs, &sums) < 0 ||
+	    build_threads(r, p, overhead, conv) < 0)
+		goto out;
+	convert(r, p, conv->factor, &sums, arc_slot_of);
+	status = pv_report_sort(r);
+out:
+	HASH_CLEAR(hh, fns);
+	HASH_CLEAR(hh, arcs);
+	free(fn_slots);
+	free(arc_slots);
+	free(arc_slot_of);
+	free_sums(&sums);
+	pv_profile_clear(&merged);
 	if (status < 0)
 		pv_report_free(r);
 	return status;
@@ -182,7 +448,21 @@ void pv_report_free(struct pv_report *r)
 	free(r->funcs);
 	free(r->arcs);
 	free(r->paths);
+	free(r->thread_list);
+	r->thread_list = NULL;
 	r->funcs = NULL;
 	r->arcs = NULL;
 	r->paths = NULL;
+}
+
+void pv_report_warn_losses(const struct pv_report *r)
+{
+	const struct pv_losses *l = &r->losses;
+	if (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost && !r->lost_records)
+		return;
+	pv_log("the profile is incomplete: %" PRIu64 " calls unrecorded and %" PRIu64
+	       " records lost for lack of memory, %" PRIu64 " arcs or call paths left out "
+	       "without their functions, %" PRIu64 " threads' events lost (closed by the "
+	       "program and not reopened)",
+	       l->unrecorded_calls, l->merge_failures, r->lost_records, l->counters_lost);
 }

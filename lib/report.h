@@ -1,16 +1,21 @@
 /*
  * report.h — the profile as the writers see it: symbolized, in output units
- * (ns for the TSC, counts for perf events), functions sorted hottest first.
+ * (pv_event_unit: ns for clocks, counts for other events), functions sorted
+ * hottest first. Building it is where raw counts are converted, once, for
+ * every writer.
  */
 #ifndef PV_REPORT_H
 #define PV_REPORT_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include "compensate.h"
 #include "counters.h"
 #include "profile.h"
 #include "symbols.h"
 
+/* Costs are in output units. self and total have the hooks' own cost taken
+ * out when the run was compensated (raw_self, raw_total never). */
 struct pv_rfunc {
 	int id;
 	void *fn; /* its address, the key of the profile's tables */
@@ -18,21 +23,38 @@ struct pv_rfunc {
 	uint64_t calls;
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
+	uint64_t raw_self[PV_MAX_EVENTS];
+	uint64_t raw_total[PV_MAX_EVENTS];
+	unsigned copies; /* in a graph's view: how many copies it stands for (copies.h) */
 };
 
 struct pv_rarc {
 	int caller; /* function id, or -1 for calls from uninstrumented code */
 	int callee;
 	uint64_t calls;
+	uint64_t nested_calls; /* calls into an open activation of the callee */
 	uint64_t total[PV_MAX_EVENTS];
+	uint64_t raw_total[PV_MAX_EVENTS];
 };
 
-/* A call path for flame graphs: its function and its parent path. */
+/* A call path (flame graphs, call trees): its function and its parent path. */
 struct pv_rpath {
 	int parent; /* index in paths[], or -1 at the root */
 	int func;   /* function id */
 	uint64_t calls;
 	uint64_t self[PV_MAX_EVENTS];
+	uint64_t total[PV_MAX_EVENTS];
+	uint64_t raw_self[PV_MAX_EVENTS];
+};
+
+/* One thread: its run in output units, and its wall and CPU time. */
+struct pv_rthread {
+	pid_t tid;
+	uint64_t calls;
+	uint64_t total[PV_MAX_EVENTS];     /* compensated, as the functions' */
+	uint64_t raw_total[PV_MAX_EVENTS];
+	double cpu_seconds; /* -1: unknown */
+	double wall_seconds;
 };
 
 struct pv_report {
@@ -42,8 +64,16 @@ struct pv_report {
 	const struct pv_event *events;
 	double multiplexed[PV_MAX_EVENTS]; /* running / enabled; 1 when never multiplexed */
 	uint64_t run_total[PV_MAX_EVENTS]; /* sum of the root arcs = sum of selves */
+	uint64_t raw_run_total[PV_MAX_EVENTS];
+	int compensated;                   /* the hooks' cost was taken out */
+	double caller_cost[PV_MAX_EVENTS]; /* the calibrated overhead per call, output units */
+	double caller_miss_cost[PV_MAX_EVENTS];
+	double callee_cost[PV_MAX_EVENTS];
+	uint64_t clamped[PV_MAX_EVENTS];   /* overhead left in: selves too small to take it */
 	uint64_t threads;
 	uint64_t stray_exits, resyncs;
+	struct pv_losses losses;
+	uint64_t lost_records; /* arcs and paths left out: their functions were lost */
 	double wall_seconds;
 	double node_threshold, edge_threshold; /* percent */
 	unsigned n_funcs, n_arcs;
@@ -51,19 +81,24 @@ struct pv_report {
 	struct pv_rarc *arcs;   /* hottest first */
 	unsigned n_paths;
 	struct pv_rpath *paths; /* every path after its parent */
+	unsigned n_thread_list;
+	struct pv_rthread *thread_list; /* in the order they were merged */
 };
 
-/* scale[i] converts event i's raw count to its output unit (1 for counts). */
+/* The report of p, its raw counts compensated for overhead (if calibrated)
+ * and converted by conv (r->events set by the caller). 0, or -1 when memory
+ * ran out. */
 int pv_report_build(struct pv_report *r, const struct pv_profile *p,
-		    struct pv_symbolizer *syms, const double *scale);
+		    struct pv_symbolizer *syms, const struct pv_conversion *conv,
+		    const struct pv_overhead *overhead);
 void pv_report_free(struct pv_report *r);
 
-/* Output unit of an event: "ns" or "count". */
-const char *pv_event_unit(const struct pv_event *e);
+/* Functions hottest first, ids their positions, and everything that refers
+ * to them renumbered; arcs hottest first. (Ids on entry: positions.) 0, or
+ * -1 when memory ran out. */
+int pv_report_sort(struct pv_report *r);
 
-typedef int pv_writer_fn(FILE *out, const struct pv_report *r);
-pv_writer_fn pv_write_dot;
-pv_writer_fn pv_write_json;
-pv_writer_fn pv_write_folded;
+/* Say on stderr, in one line, what the profile is missing, if anything. */
+void pv_report_warn_losses(const struct pv_report *r);
 
 #endif /* PV_REPORT_H */

@@ -5,6 +5,8 @@
 #ifndef PV_RUNTIME_H
 #define PV_RUNTIME_H
 
+#include <pthread.h>
+
 #include "compiler.h"
 #include "thread.h"
 
@@ -13,6 +15,14 @@ extern __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec
 
 /* Write the outputs now; at_exit closes the open frames first. */
 PV_HIDDEN int pv_runtime_dump(int at_exit);
+
+/* In the copy of a dying process that signals.c makes with a raw fork, where
+ * no other thread exists: the runtime's lock afresh, then the at-exit dump. */
+PV_HIDDEN int pv_runtime_dump_in_copy(void);
+
+/* The runtime's lock, for the fork of that copy: taken only if free now. */
+PV_HIDDEN int pv_runtime_trylock(void);
+PV_HIDDEN void pv_runtime_unlock(void);
 
 /* Is there a profile to write from this process (enabled, not yet written,
  * not a vfork child sharing its parent's memory)? */
@@ -25,14 +35,27 @@ PV_HIDDEN void pv_runtime_before_exec(void);
 /* _exit/_Exit: write the profile now, frames closed. */
 PV_HIDDEN void pv_runtime_exit_now(void);
 
-/* dlclose(handle) is about to run: remember where its object was mapped. */
-PV_HIDDEN void pv_runtime_module_closing(void *handle);
+/* dlclose(handle) is about to run: where its object is mapped, for
+ * pv_runtime_module_closed (NULL: nothing to follow). */
+PV_HIDDEN void *pv_runtime_module_closing(void *handle);
+
+/* dlclose has returned: if it unloaded the object, its functions' records
+ * are retired (retire.h). Frees closing. */
+PV_HIDDEN void pv_runtime_module_closed(void *closing);
 
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
 
 /* Look up libc's functions behind the wrappers, while it is safe to. */
 PV_HIDDEN void pv_interpose_init(void);
+
+/* Look up libc's waits behind blocking.c's wrappers. */
+PV_HIDDEN void pv_blocking_init(void);
+
+/* pthread_mutex_lock for the runtime's own lock, never recorded as a wait. */
+PV_HIDDEN int pv_runtime_mutex_lock(pthread_mutex_t *m);
+/* The same for the context switches' wrappers (ucontext.c). */
+PV_HIDDEN void pv_ucontext_init(void);
 
 /* Install the runtime's handlers for fatal signals left at their default. */
 PV_HIDDEN void pv_signals_init(void);

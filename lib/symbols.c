@@ -2,59 +2,75 @@
 #include "symbols.h"
 
 #include <dlfcn.h>
+#include <stdbool.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct mapped_range {
-	uintptr_t lo, hi;
+#include "srclines.h"
+#include "symtab.h"
+
+/* An unloaded object, opened at its old place for the names of its retired functions. */
+struct gone {
+	const struct pv_unloaded *module;
+	Dwfl *dwfl; /* NULL until a look-up needs it */
+	int failed;
 };
 
 struct pv_symbolizer {
 	Dwfl *dwfl; /* what is mapped now */
-	Dwfl *gone; /* objects dlclose'd earlier, at their old addresses */
-	struct mapped_range *mapped; /* /proc/self/maps, sorted */
-	size_t n_mapped;
+	const struct pv_retired **retired; /* every retired key, sorted */
+	size_t n_retired;
+	struct gone *gone; /* one per unloaded object */
+	size_t n_gone;
+	struct pv_srclines *srclines; /* units' ranges, for modules without aranges */
 };
 
-
-static void read_mapped(struct pv_symbolizer *s)
+static int by_address(const void *a, const void *b)
 {
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[4096];
-	size_t cap = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
-			continue;
-		if (s->n_mapped == cap) {
-			cap = cap ? 2 * cap : 256;
-			struct mapped_range *m = realloc(s->mapped, cap * sizeof(*m));
-			if (!m)
-				break;
-			s->mapped = m;
-		}
-		s->mapped[s->n_mapped++] = (struct mapped_range){ lo, hi };
-	}
-	if (f)
-		fclose(f);
+	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
+	return x < y ? -1 : x > y;
 }
 
-static int is_mapped(const struct pv_symbolizer *s, uintptr_t addr)
+/* The keys retired so far and their objects. A dlclose may be adding to
+ * the lists meanwhile: each record is published whole, and one added after
+ * the profile was taken keys nothing in it. */
+static int gather_retired(struct pv_symbolizer *s, const struct pv_unloaded *unloaded)
 {
-	size_t lo = 0, hi = s->n_mapped; /* /proc/self/maps is sorted */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (addr < s->mapped[mid].lo)
-			hi = mid;
-		else if (addr >= s->mapped[mid].hi)
-			lo = mid + 1;
-		else
-			return 1;
+	size_t cap_r = 0;
+	for (const struct pv_unloaded *u = unloaded; u; u = __atomic_load_n(&u->next, __ATOMIC_ACQUIRE)) {
+		struct gone *g = realloc(s->gone, (s->n_gone + 1) * sizeof(*g));
+		if (!g)
+			return -1;
+		s->gone = g;
+		s->gone[s->n_gone++] = (struct gone){ .module = u };
+		for (const struct pv_retired *r = __atomic_load_n(&u->records, __ATOMIC_ACQUIRE); r;
+		     r = r->next) {
+			if (s->n_retired == cap_r) {
+				cap_r = cap_r ? 2 * cap_r : 64;
+				const struct pv_retired **m = realloc(s->retired, cap_r * sizeof(*m));
+				if (!m)
+					return -1;
+				s->retired = m;
+			}
+			s->retired[s->n_retired++] = r;
+		}
 	}
+	if (s->n_retired)
+		qsort(s->retired, s->n_retired, sizeof(*s->retired), by_address);
 	return 0;
+}
+
+static const struct pv_retired *retired_record(const struct pv_symbolizer *s, const void *key)
+{
+	if (!s->n_retired)
+		return NULL;
+	const struct pv_retired **hit =
+		bsearch(&key, s->retired, s->n_retired, sizeof(*s->retired), by_address);
+	return hit ? *hit : NULL;
 }
 
 static char *debuginfo_path;
@@ -72,6 +88,20 @@ static const Dwfl_Callbacks proc_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+/* This process's mappings, from the calling thread's view: once main has
+ * left through pthread_exit, /proc/self (its thread) shows no mappings. */
+static int report_mappings(Dwfl *dwfl)
+{
+	FILE *f = fopen("/proc/thread-self/maps", "re");
+	if (!f)
+		f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -1;
+	int err = dwfl_linux_proc_maps_report(dwfl, f);
+	fclose(f);
+	return err;
+}
+
 struct pv_symbolizer *pv_symbols_open(const struct pv_unloaded *unloaded)
 {
 	struct pv_symbolizer *s = calloc(1, sizeof(*s));
@@ -83,49 +113,121 @@ struct pv_symbolizer *pv_symbols_open(const struct pv_unloaded *unloaded)
 		return NULL;
 	}
 	dwfl_report_begin(s->dwfl);
-	if (dwfl_linux_proc_report(s->dwfl, getpid()) != 0) {
+	if (report_mappings(s->dwfl) != 0) {
 		dwfl_end(s->dwfl);
 		free(s);
 		return NULL;
 	}
 	dwfl_report_end(s->dwfl, NULL, NULL);
-	if (unloaded) {
-		read_mapped(s);
-		s->gone = dwfl_begin(&offline_callbacks);
-		if (s->gone) {
-			dwfl_report_begin(s->gone);
-			for (const struct pv_unloaded *u = unloaded; u; u = u->next)
-				dwfl_report_elf(s->gone, u->path, u->path, -1, (GElf_Addr)u->bias,
-						false);
-			dwfl_report_end(s->gone, NULL, NULL);
-		}
+	if (gather_retired(s, unloaded) < 0) {
+		pv_symbols_close(s);
+		return NULL;
 	}
 	return s;
+}
+
+/* Each module's sorted symbol table hangs on its userdata, built on its first look-up. */
+static char no_table; /* the userdata of a module whose table could not be built */
+
+static int free_table(Dwfl_Module *m, void **userdata, const char *name, Dwarf_Addr start,
+		      void *arg)
+{
+	(void)m, (void)name, (void)start, (void)arg;
+	if (*userdata && *userdata != &no_table)
+		pv_symtab_free(*userdata);
+	*userdata = NULL;
+	return DWARF_CB_OK;
+}
+
+static void end_dwfl(Dwfl *dwfl)
+{
+	dwfl_getmodules(dwfl, free_table, NULL, 0);
+	dwfl_end(dwfl);
 }
 
 void pv_symbols_close(struct pv_symbolizer *s)
 {
 	if (!s)
 		return;
-	dwfl_end(s->dwfl);
-	if (s->gone)
-		dwfl_end(s->gone);
-	free(s->mapped);
+	end_dwfl(s->dwfl);
+	for (size_t i = 0; i < s->n_gone; i++)
+		if (s->gone[i].dwfl)
+			end_dwfl(s->gone[i].dwfl);
+	free(s->gone);
+	free(s->retired);
+	pv_srclines_free(s->srclines);
 	free(s);
 }
 
-/* The module an address belongs to: an unloaded object's when the address
- * lies in one and nothing is mapped there now. */
-static Dwfl_Module *module_of(struct pv_symbolizer *s, Dwarf_Addr a)
+/* The symbol's name for a, as dwfl_module_addrinfo gives it. */
+static const char *symbol_name(Dwfl_Module *m, Dwarf_Addr a)
+{
+	void **userdata = NULL;
+	dwfl_module_info(m, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (userdata && !*userdata) {
+		struct pv_symtab *t = pv_symtab_build(m);
+		*userdata = t ? (void *)t : (void *)&no_table;
+	}
+	int undecided = 1;
+	if (userdata && *userdata != &no_table) {
+		const char *name = pv_symtab_name(*userdata, a, &undecided);
+		if (!undecided)
+			return name;
+	}
+	GElf_Off offset = 0;
+	GElf_Sym sym;
+	return dwfl_module_addrinfo(m, a, &offset, &sym, NULL, NULL, NULL);
+}
+
+/* The module of an unloaded object, opened on first use. */
+static Dwfl_Module *gone_module(struct pv_symbolizer *s, const struct pv_retired *r)
+{
+	struct gone *g = NULL;
+	for (size_t i = 0; i < s->n_gone && !g; i++)
+		if (s->gone[i].module == r->module)
+			g = &s->gone[i];
+	if (!g || g->failed)
+		return NULL;
+	if (!g->dwfl) {
+		g->dwfl = dwfl_begin(&offline_callbacks);
+		if (g->dwfl) {
+			dwfl_report_begin(g->dwfl);
+			dwfl_report_elf(g->dwfl, g->module->path, g->module->path, -1,
+					(GElf_Addr)g->module->bias, false);
+			dwfl_report_end(g->dwfl, NULL, NULL);
+		}
+		g->failed = !g->dwfl;
+	}
+	return g->dwfl ? dwfl_addrmodule(g->dwfl, (Dwarf_Addr)(uintptr_t)r->addr) : NULL;
+}
+
+/* The module an address belongs to: for a retired key, the unloaded
+ * object's, and *a becomes the function's address there. */
+static Dwfl_Module *module_of(struct pv_symbolizer *s, Dwarf_Addr *a)
 {
 	if (!s)
 		return NULL;
-	if (s->gone && !is_mapped(s, (uintptr_t)a)) {
-		Dwfl_Module *m = dwfl_addrmodule(s->gone, a);
-		if (m)
-			return m;
+	const struct pv_retired *r = retired_record(s, (const void *)(uintptr_t)*a);
+	if (r) {
+		*a = (Dwarf_Addr)(uintptr_t)r->addr;
+		return gone_module(s, r);
 	}
-	return dwfl_addrmodule(s->dwfl, a);
+	return dwfl_addrmodule(s->dwfl, *a);
+}
+
+void *pv_symbols_reloaded(void *fn, void *symbolizer)
+{
+	struct pv_symbolizer *s = symbolizer;
+	const struct pv_retired *r = s ? retired_record(s, fn) : NULL;
+	if (!r)
+		return NULL;
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, (Dwarf_Addr)(uintptr_t)r->addr);
+	const char *name = m ? dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL) : NULL;
+	Dwarf_Addr bias = 0;
+	if (!name || strcmp(name, r->module->path) != 0 || !dwfl_module_getelf(m, &bias) ||
+	    bias != (Dwarf_Addr)r->module->bias)
+		return NULL;
+	return r->addr;
 }
 
 typedef char *cxa_demangle_fn(const char *, char *, size_t *, int *);
@@ -157,10 +259,61 @@ char *pv_demangle(const char *name)
 	return out;
 }
 
+/* The line of a from its unit's table. gcc can leave a row of a header's
+ * line at the very address where a function of the .cpp begins (the end of
+ * an inlined or emitted header function), and libdw may answer with that
+ * row: the header's line for the .cpp's function. NULL if there is none. */
+static const char *line_at(Dwfl_Module *m, Dwfl_Line *found, Dwarf_Addr a, int *lineno)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *unit = dwfl_linecu(found);
+	Dwarf_Lines *lines = NULL;
+	size_t n = 0;
+	if (!unit || !dwfl_module_getdwarf(m, &bias) || dwarf_getsrclines(unit, &lines, &n) != 0)
+		return NULL;
+	Dwarf_Addr want = a - bias;
+	size_t lo = 0, hi = n; /* the first row at want or after */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr at = 0;
+		dwarf_lineaddr(dwarf_onesrcline(lines, mid), &at);
+		if (at < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Several rows may share want, in no reliable order: one ending the
+	 * previous sequence, one of a file switch, the function's own. The
+	 * function's is the one in the file of the code that follows it. */
+	size_t end = lo;
+	Dwarf_Addr at = 0;
+	while (end < n && dwarf_lineaddr(dwarf_onesrcline(lines, end), &at) == 0 && at == want)
+		end++;
+	const char *after = end < n ? dwarf_linesrc(dwarf_onesrcline(lines, end), NULL, NULL) : NULL;
+	Dwarf_Line *best = NULL, *any = NULL;
+	for (size_t i = lo; i < end; i++) {
+		Dwarf_Line *row = dwarf_onesrcline(lines, i);
+		bool ends = false;
+		if (dwarf_lineendsequence(row, &ends) != 0 || ends)
+			continue;
+		const char *file = dwarf_linesrc(row, NULL, NULL);
+		if (!file)
+			continue;
+		any = row;
+		if (after && !strcmp(file, after))
+			best = row;
+	}
+	Dwarf_Line *row = best ? best : any;
+	const char *file = row ? dwarf_linesrc(row, NULL, NULL) : NULL;
+	if (file && dwarf_lineno(row, lineno) == 0)
+		return file;
+	return NULL;
+}
+
 void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *out)
 {
 	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)addr;
-	Dwfl_Module *m = module_of(s, a);
+	Dwfl_Module *m = module_of(s, &a);
 	memset(out, 0, sizeof(*out));
 	if (!m) {
 		out->module = strdup("");
@@ -173,9 +326,7 @@ void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *ou
 	const char *modname = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, &mainfile, NULL);
 	out->module = strdup(mainfile ? mainfile : modname ? modname : "");
 
-	GElf_Off offset = 0;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(m, a, &offset, &sym, NULL, NULL, NULL);
+	const char *name = symbol_name(m, a);
 	if (name) {
 		out->name = pv_demangle(name);
 		if (!out->name)
@@ -189,13 +340,16 @@ void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *ou
 	}
 
 	Dwfl_Line *line = dwfl_module_getsrc(m, a);
-	if (line) {
-		int lineno = 0;
-		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-		if (file) {
-			out->file = strdup(file);
-			out->line = lineno;
-		}
+	int lineno = 0;
+	const char *file = line ? line_at(m, line, a, &lineno) : NULL;
+	if (line && !file)
+		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	/* No .debug_aranges (clang's default): find the unit by its ranges. */
+	if (!file && pv_srclines_find(&s->srclines, m, a, &file, &lineno) < 0)
+		file = NULL;
+	if (file) {
+		out->file = strdup(file);
+		out->line = lineno;
 	}
 }
 

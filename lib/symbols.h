@@ -4,13 +4,14 @@
  * Uses elfutils' libdwfl over this process's own mappings, so static
  * functions (.symtab), PIE executables and shared libraries all resolve, with
  * source file:line where debug information exists. C++ names are demangled.
- * Objects that are dlclose'd before exit are resolved while still mapped
- * (see pv_symbols_remember).
+ * Functions of objects dlclose'd before exit are known by retired keys
+ * (retire.h) and named from their object at its old place.
  */
 #ifndef PV_SYMBOLS_H
 #define PV_SYMBOLS_H
 
 #include <stdint.h>
+#include "retire.h"
 
 struct pv_symbol {
 	char *name;   /* demangled; "module+0xoffset" when there is no symbol */
@@ -21,13 +22,6 @@ struct pv_symbol {
 
 struct pv_symbolizer;
 
-/* An object that was dlclose'd: where it was mapped, to resolve it still. */
-struct pv_unloaded {
-	char *path;
-	uintptr_t bias;
-	struct pv_unloaded *next;
-};
-
 /* NULL only if elfutils cannot even start; lookups then give raw addresses. */
 struct pv_symbolizer *pv_symbols_open(const struct pv_unloaded *unloaded);
 void pv_symbols_close(struct pv_symbolizer *s);
@@ -35,6 +29,11 @@ void pv_symbols_close(struct pv_symbolizer *s);
 /* Fill out (strings malloc'd, freed with pv_symbol_free). s may be NULL. */
 void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *out);
 void pv_symbol_free(struct pv_symbol *sym);
+
+/* For a retired key whose object is loaded again at the same place (a
+ * plugin reloaded), the function's address there: its calls then add up
+ * with those of the object loaded now. NULL otherwise. A pv_rekey_fn. */
+void *pv_symbols_reloaded(void *fn, void *symbolizer);
 
 /* Demangle a C++ name if it is one; returns malloc'd text or NULL. */
 char *pv_demangle(const char *name);

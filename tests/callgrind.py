@@ -3,12 +3,12 @@ import collections
 import re
 
 
-def call_counts(path):
-    """{function name: times called}, summed over callers and files, and
+def arc_counts(path):
+    """{(caller name, callee name): times called}, summed over files, and
     over callgrind's recursion levels (it names the deeper ones "f'2")."""
     names = {}
     counts = collections.Counter()
-    callee = None
+    caller = callee = None
 
     def name_of(text):
         m = re.match(r"\((\d+)\)(?: (.*))?$", text)
@@ -22,13 +22,47 @@ def call_counts(path):
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("fn="):
-                name_of(line[3:])
+                caller = re.sub(r"'\d+$", "", name_of(line[3:]))
             elif line.startswith("cfn="):
                 callee = re.sub(r"'\d+$", "", name_of(line[4:]))
             elif line.startswith("calls=") and callee is not None:
-                counts[callee] += int(line[6:].split()[0])
+                counts[(caller, callee)] += int(line[6:].split()[0])
                 callee = None
     return counts
+
+
+def call_counts(path):
+    """{function name: times called}, summed over callers and files, and
+    over callgrind's recursion levels (it names the deeper ones "f'2")."""
+    counts = collections.Counter()
+    for (_, callee), n in arc_counts(path).items():
+        counts[callee] += n
+    return counts
+
+
+def compare_arcs(exe, profile, out):
+    """Compare the profile's arcs between functions of exe with callgrind's
+    output file out (left by compare). A call from code that is not
+    instrumented (the C start-up calling main, a library calling back) is
+    an arc from the program's root, whatever callgrind names its caller.
+    Arcs are summed by name on both sides. Returns (arcs compared,
+    differences)."""
+    import os
+    exe = os.path.realpath(exe)
+    ours = {f["id"]: f["name"] for f in profile.funcs if f["module"] == exe}
+    instrumented = set(ours.values())
+    truth = collections.Counter()
+    for (caller, callee), n in arc_counts(out).items():
+        if callee in instrumented:
+            truth[(caller if caller in instrumented else None, callee)] += n
+    mine = collections.Counter()
+    for a in profile.data["arcs"]:
+        if a["callee"] in ours and (a["caller"] is None or a["caller"] in ours):
+            mine[(ours.get(a["caller"]), ours[a["callee"]])] += a["calls"]
+    wrong = ["%s -> %s: profviz %d, callgrind %d" % (k[0] or "(root)", k[1], mine[k], truth[k])
+             for k in sorted(set(mine) | set(truth), key=lambda k: (k[0] or "", k[1]))
+             if mine[k] != truth[k]]
+    return len(mine), wrong
 
 
 def compare(exe, profile, workdir, args=()):

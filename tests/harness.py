@@ -1,11 +1,16 @@
 """Helpers for the integration tests: build instrumented programs, run them
 with and without the preload, read the profile, and report in TAP."""
 
+import collections
+import contextlib
 import json
 import os
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROGS = os.path.join(ROOT, "tests", "progs")
@@ -20,13 +25,28 @@ INSTRUMENT = ["-O2", "-g", "-finstrument-functions"]
 NO_INLINE = ["-fno-inline", "-fno-partial-inlining", "-fno-ipa-cp", "-fno-ipa-sra",
              "-fno-optimize-sibling-calls"]
 
+# The exact-count tests are built with each compiler at each optimisation
+# level, as the counts must not depend on them. gcc -O2 calls the hooks of
+# what it inlines, but counts its clones and split-off parts as functions
+# of their own: NO_INLINE, as everywhere. clang instruments before
+# inlining, so its -O2 needs no such flags.
+Combo = collections.namedtuple("Combo", "label cc cxx flags")
+MATRIX = [Combo("gcc -O0", "gcc", "g++", ["-O0"]),
+          Combo("gcc -O2", "gcc", "g++", NO_INLINE),
+          Combo("clang -O0", "clang", "clang++", ["-O0"]),
+          Combo("clang -O2", "clang", "clang++", [])]
+
 
 class Tap:
     def __init__(self):
         self.n = 0
         self.failed = 0
 
-    def ok(self, cond, name, diag=None):
+    def ok(self, cond, name, diag=None, skip=None):
+        """skip: why this check cannot hold here; it is then reported skipped."""
+        if skip:
+            self.skip(name, skip)
+            return True
         self.n += 1
         name = " ".join(str(name).split())  # one TAP line, whatever the name holds
         print(("ok" if cond else "not ok") + " %d - %s" % (self.n, name))
@@ -38,12 +58,23 @@ class Tap:
         sys.stdout.flush()
         return cond
 
-    def eq(self, got, want, name):
-        return self.ok(got == want, name, "got %r, want %r" % (got, want))
+    def eq(self, got, want, name, skip=None):
+        return self.ok(got == want, name, "got %r, want %r" % (got, want), skip)
 
     def near(self, got, want, rel, name):
         good = want != 0 and abs(got - want) <= rel * abs(want)
         return self.ok(good, name, "got %r, want %r within %g%%" % (got, want, rel * 100))
+
+    @contextlib.contextmanager
+    def case(self, name):
+        """One scenario: an exception inside it (a missing profile, a timeout)
+        becomes one failed test with the traceback as diagnostics, and the
+        file goes on with its next scenario."""
+        try:
+            yield
+        except Exception as e:
+            lines = traceback.format_exc().splitlines()
+            self.ok(False, "%s: raised %s" % (name, type(e).__name__), "\n".join(lines[-40:]))
 
     def skip(self, name, why):
         self.n += 1
@@ -71,13 +102,33 @@ def build(name, sources=None, flags=(), compiler="gcc", libs=(), out=None):
     return out
 
 
+def build_with(combo, name, sources=None, flags=(), libs=()):
+    """build() with a Combo's compiler (its C++ one for .cpp sources) and
+    flags, into a file of its own: build/progs/NAME-gcc-O2."""
+    sources = sources or [name + ".c"]
+    cxx = any(s.endswith(".cpp") for s in sources)
+    compiler = combo.cxx if cxx else combo.cc
+    if not shutil.which(compiler):
+        raise RuntimeError(compiler + " is not installed (make deps installs it)")
+    out = os.path.join(BUILD, "%s-%s" % (name, combo.label.replace(" ", "")))
+    return build(name, sources, list(combo.flags) + list(flags), compiler=compiler, libs=libs,
+                 out=out)
+
+
 class Run:
+    """A finished run: its output and status, and the directory of its files."""
+
     def __init__(self, proc, workdir, outputs):
-        self.stdout = proc.stdout
-        self.stderr = proc.stderr
-        self.rc = proc.returncode
+        self.stdout = proc.stdout if proc else None
+        self.stderr = proc.stderr if proc else None
+        self.rc = proc.returncode if proc else None
         self.workdir = workdir
         self.outputs = outputs
+
+    @classmethod
+    def for_files(cls, workdir, outputs=None):
+        """The files a program run some other way wrote in workdir."""
+        return cls(None, workdir, outputs)
 
     def file(self, name):
         return os.path.join(self.workdir, name)
@@ -88,8 +139,9 @@ class Run:
 
 
 def run(argv, preload=True, env=None, workdir=None, outputs="prof.dot,prof.json",
-        stdin=None, timeout=300):
-    """Run argv in a fresh directory (or workdir), with the runtime preloaded."""
+        stdin=None, timeout=300, nofile=None):
+    """Run argv in a fresh directory (or workdir), with the runtime preloaded.
+    nofile: (soft, hard) RLIMIT_NOFILE for the program alone."""
     workdir = workdir or tempfile.mkdtemp(prefix="profviz-test-")
     e = dict(os.environ)
     for k in list(e):
@@ -102,9 +154,58 @@ def run(argv, preload=True, env=None, workdir=None, outputs="prof.dot,prof.json"
     else:
         e.pop("LD_PRELOAD", None)
     e.update(env or {})
+    limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile)) if nofile else None
     proc = subprocess.run(argv, cwd=workdir, env=e, capture_output=True, input=stdin,
-                          timeout=timeout)
+                          timeout=timeout, preexec_fn=limit)
     return Run(proc, workdir, outputs)
+
+
+
+def run_to_death(argv, preload, outputs="prof.json", sigint_ignored=False):
+    """Run argv with core dumps allowed, in a fresh directory, to see how it
+    ends: (stdout, stderr, raw wait status, directory)."""
+    import resource
+    import signal
+    d = tempfile.mkdtemp(prefix="profviz-death-")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROFVIZ_")}
+    env.pop("LD_PRELOAD", None)
+    if preload:
+        env["LD_PRELOAD"] = PRELOAD_LIST
+        env["PROFVIZ_OUTPUT"] = outputs
+
+    def setup():
+        resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY,) * 2)
+        if sigint_ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    p = subprocess.Popen(argv, cwd=d, env=env, stdout=out, stderr=err, preexec_fn=setup)
+    _, status = os.waitpid(p.pid, 0)
+    p.returncode = 0
+    out.seek(0)
+    err.seek(0)
+    return out.read(), err.read(), status, d
+
+
+def describe_status(status):
+    """A raw wait status as words: "signal 11 (core)", "exit 3"."""
+    if os.WIFSIGNALED(status):
+        return "signal %d%s" % (os.WTERMSIG(status), " (core)" if os.WCOREDUMP(status) else "")
+    return "exit %d" % os.WEXITSTATUS(status)
+
+
+def ends_as_without(t, name, argv, sigint_ignored=False):
+    """Run argv to its end with and without the runtime, and check it ends
+    the same way: status (signal, core), stdout, stderr apart from
+    profviz's lines. (stderr, raw status and directory of the run with the
+    runtime, raw status of the one without.)"""
+    out, err, status, d = run_to_death(argv, True, sigint_ignored=sigint_ignored)
+    pout, perr, pstatus, _ = run_to_death(argv, False, sigint_ignored=sigint_ignored)
+    t.eq(describe_status(status), describe_status(pstatus),
+         "%s: ends as without the runtime (%s)" % (name, describe_status(pstatus)))
+    t.eq(out, pout, "%s: same stdout" % name)
+    t.eq(strip_profviz(err), perr, "%s: same stderr apart from profviz's lines" % name)
+    return err, status, d, pstatus
 
 
 class Profile:
@@ -140,6 +241,22 @@ class Profile:
 
     def run_total(self, i=0):
         return sum(a["total"][i] for a in self.data["arcs"] if a["caller"] is None)
+
+
+ZLIB = ["adler32", "compress", "crc32", "deflate", "gzclose", "gzlib", "gzread", "gzwrite",
+        "infback", "inffast", "inflate", "inftrees", "trees", "uncompr", "zutil"]
+
+
+def build_zlib_program(src, name):
+    """zlib's test/NAME.c with the library, from its unpacked source, built
+    instrumented and without inlining (cached in build/progs)."""
+    os.makedirs(BUILD, exist_ok=True)
+    exe = os.path.join(BUILD, "zlib-" + name)
+    if not os.path.exists(exe):
+        subprocess.run(["gcc"] + INSTRUMENT + NO_INLINE +
+                       ["-w", "-I", src, "-o", exe, os.path.join(src, "test", name + ".c")] +
+                       [os.path.join(src, f + ".c") for f in ZLIB], check=True)
+    return exe
 
 
 def fetch_source(package):

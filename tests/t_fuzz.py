@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A short libFuzzer run of each parser (with ASan and UBSan): no crash, no
-leak, no undefined behaviour. `make fuzz` runs them for longer."""
+"""A libFuzzer run of each parser (with ASan and UBSan): no crash, no leak,
+no undefined behaviour. The fuzz tier: `make fuzz` runs it with
+FUZZ_SECONDS per parser (60 by default, 10 in CI)."""
 import os
 import shutil
 import subprocess

@@ -50,6 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!(c.node_threshold >= 0 && c.node_threshold <= 100))
 		abort();
 	for (unsigned i = 0; i < c.n_outputs; i++) {
+		if (!c.outputs[i].format)
+			abort(); /* every output kept has a writer */
 		char out[64];
 		pv_expand_path(c.outputs[i].path, 1234, out, sizeof(out));
 	}

@@ -1,10 +1,15 @@
 /*
- * The call-graph math, driven by a scripted counter: exact calls, self and
- * total for nested, recursive and mutually recursive sequences, checked
- * against a brute-force model on random call sequences too.
+ * The call-graph math, driven by a scripted counter through the hooks the
+ * runtime ships (shadow.h's pv_hook_enter/pv_hook_exit, with the slow paths
+ * of lib/thread.c): exact calls, self and total for nested, recursive and
+ * mutually recursive sequences, checked against a brute-force model on
+ * random call sequences too.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "profile.h"
 #include "shadow.h"
@@ -24,10 +29,15 @@ static void fake_read(struct pv_thread *t, uint64_t *now)
 #define STACK_TOP ((uintptr_t)1 << 40)
 static int depth;
 
+static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	pv_hook_enter_indexed(t, fn, sp, NEV, fake_read, pv_thread_enter_slow);
+}
+
 static void enter_at(struct pv_thread *t, void *fn, uintptr_t sp)
 {
-	if (!pv_try_enter(t, fn, sp, NEV, fake_read))
-		pv_thread_enter_slow(t, fn, sp);
+	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, NEV, fake_read, enter_indexed,
+		      pv_thread_enter_slow);
 }
 
 static void enter(struct pv_thread *t, uintptr_t fn)
@@ -39,8 +49,7 @@ static void enter(struct pv_thread *t, uintptr_t fn)
 static void leave(struct pv_thread *t, uintptr_t fn)
 {
 	depth--;
-	if (!pv_try_exit(t, (void *)fn, NEV, fake_read))
-		pv_thread_exit_slow(t, (void *)fn);
+	pv_hook_exit(t, (void *)fn, PV_MODE_GENERIC, NEV, fake_read, pv_thread_exit_slow);
 }
 
 static struct pv_thread *new_thread(void)
@@ -61,7 +70,7 @@ static void merge(struct pv_thread *t)
 {
 	pv_profile_clear(&prof);
 	pv_profile_init(&prof, NEV);
-	pv_profile_merge(&prof, &t->cct);
+	pv_profile_merge_thread(&prof, t);
 }
 
 static struct pv_fstat *func(uintptr_t fn)
@@ -182,7 +191,7 @@ static void test_longjmp(void)
 	fake_clock = 10;
 	/* longjmp back into a: b and c never return; a calls d at b's depth. */
 	depth = depth_a;
-	t->jumped = 1;
+	pv_thread_note_longjmp(t); /* what the longjmp wrappers do */
 	enter(t, D);
 	fake_clock = 12;
 	leave(t, D);
@@ -194,6 +203,66 @@ static void test_longjmp(void)
 	tap_is(func(C)->total[0], 10, "longjmp: dead frames closed when noticed");
 	tap_is(t->resyncs, 1, "longjmp: one resynchronisation");
 	tap_is(func(D)->total[0], 2, "longjmp: d timed normally");
+}
+
+/* setjmp in main; b (a small prologue) longjmps; main then calls c, whose
+ * hook's stack pointer is below b's (a larger prologue). */
+static void test_setjmp_landing(void)
+{
+	static char env[200];
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	pv_thread_note_setjmp(t, env, STACK_TOP - 80);
+	enter_at(t, (void *)B, STACK_TOP - 128);
+	fake_clock = 10;
+	pv_thread_longjmp(t, env, STACK_TOP - 136);
+	tap_is(t->mode, PV_MODE_GENERIC, "setjmp: the landing is exact, nothing left to resync");
+	enter_at(t, (void *)C, STACK_TOP - 160);
+	fake_clock = 12;
+	leave(t, C);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(arc(MAIN, C)->calls, 1, "setjmp: c's caller is main");
+	tap_is(arc(B, C) ? arc(B, C)->calls : 0, 0, "setjmp: no arc from the frame jumped out of");
+	tap_is(func(B)->total[0], 10, "setjmp: b closed at the jump");
+	tap_is(t->resyncs, 1, "setjmp: one resynchronisation");
+	tap_ok(t->top == t->stack, "setjmp: stack empty again");
+}
+
+/* Records that must not be trusted: the longjmp falls back to the stack
+ * pointer rule (the thread JUMPED) and drops nothing itself. */
+static void test_setjmp_stale(void)
+{
+	static char env[200], other[200];
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	/* Set in a, which returned; b now sits at a's depth and stack pointer. */
+	enter_at(t, (void *)A, STACK_TOP - 128);
+	pv_thread_note_setjmp(t, env, STACK_TOP - 136);
+	leave(t, A);
+	enter_at(t, (void *)B, STACK_TOP - 128);
+	struct pv_frame *top = t->top;
+	pv_thread_longjmp(t, env, STACK_TOP - 140);
+	tap_ok(t->mode == PV_MODE_JUMPED && t->top == top,
+	       "stale: a frame returned since is not landed on");
+	t->mode = PV_MODE_GENERIC;
+	/* A setjmp caller below the longjmp's caller cannot be live. */
+	pv_thread_note_setjmp(t, env, STACK_TOP - 300);
+	pv_thread_longjmp(t, env, STACK_TOP - 140);
+	tap_ok(t->mode == PV_MODE_JUMPED && t->top == top, "stale: a dead setjmp caller is ignored");
+	t->mode = PV_MODE_GENERIC;
+	pv_thread_longjmp(t, other, STACK_TOP - 140);
+	tap_ok(t->mode == PV_MODE_JUMPED && t->top == top, "stale: an unknown jmp_buf falls back");
+	/* More jmp_bufs than records: the oldest are forgotten, never mixed up. */
+	t->mode = PV_MODE_GENERIC;
+	static char many[PV_JMP_RECORDS + 1][200];
+	for (int i = 0; i <= PV_JMP_RECORDS; i++)
+		pv_thread_note_setjmp(t, many[i], STACK_TOP - 136);
+	pv_thread_longjmp(t, many[0], STACK_TOP - 140);
+	tap_is(t->mode, PV_MODE_JUMPED, "bounded: the oldest record was reused");
+	t->mode = PV_MODE_GENERIC;
+	pv_thread_longjmp(t, many[PV_JMP_RECORDS], STACK_TOP - 140);
+	tap_ok(t->mode == PV_MODE_GENERIC && t->top == top, "bounded: the newest still lands");
 }
 
 static void test_inlined_same_frame(void)
@@ -341,6 +410,74 @@ static void test_deep_recursion(void)
 	tap_ok(t->cct.nodes <= 3, "deep: tree stays bounded (%" PRIu64 " nodes)", t->cct.nodes);
 }
 
+/* The private writable memory this process has now (what RLIMIT_DATA
+ * limits), in bytes. */
+static rlim_t data_now(void)
+{
+	char line[256];
+	unsigned long kib = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		abort();
+	while (fgets(line, sizeof(line), f) && sscanf(line, "VmData: %lu kB", &kib) != 1)
+		;
+	fclose(f);
+	if (!kib)
+		abort();
+	return (rlim_t)kib * 1024;
+}
+
+/* No memory for the shadow stack to grow: calls go unrecorded, are counted
+ * as such, and the profile says so. */
+static void test_out_of_memory(void)
+{
+	struct pv_thread *t = new_thread();
+	const int n = 10000; /* beyond the shadow stack's first 4096 frames */
+	enter(t, MAIN);
+	struct rlimit old, tight;
+	getrlimit(RLIMIT_DATA, &old);
+	tight = old;
+	tight.rlim_cur = data_now() + 64 * 1024;
+	setrlimit(RLIMIT_DATA, &tight);
+	for (int i = 0; i < n; i++)
+		enter(t, A);
+	setrlimit(RLIMIT_DATA, &old);
+	for (int i = 0; i < n; i++)
+		leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_ok(t->unrecorded > 0 && t->unrecorded < (uint64_t)n,
+	       "out of memory: calls past the stack's end counted unrecorded (%" PRIu64 ")",
+	       t->unrecorded);
+	tap_is(func(A)->calls + t->unrecorded, n, "out of memory: every call recorded or counted");
+	tap_is(t->stray_exits, t->unrecorded, "out of memory: their exits are stray");
+	tap_is(prof.losses.unrecorded_calls, t->unrecorded, "out of memory: the profile says so");
+	tap_ok(t->top == t->stack, "out of memory: stack empty again");
+}
+
+/* The shadow stack grows in place up to its deepest, never moving a frame;
+ * calls beyond are counted unrecorded. */
+static void test_deepest(void)
+{
+	struct pv_thread *t = new_thread();
+	const int beyond = 1000, n = PV_STACK_MAX_FRAMES + beyond;
+	struct pv_frame *stack = t->stack;
+	enter(t, MAIN);
+	struct pv_frame *main_frame = t->top;
+	for (int i = 0; i < n; i++)
+		enter(t, A);
+	tap_ok(t->stack == stack && main_frame->node->fn == (void *)MAIN,
+	       "deepest: frames stayed where they were");
+	for (int i = 0; i < n; i++)
+		leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	/* The bottom frame and MAIN's take two of the slots. */
+	tap_is(t->unrecorded, beyond + 2, "deepest: calls past the limit counted unrecorded");
+	tap_is(func(A)->calls + t->unrecorded, n, "deepest: every call recorded or counted");
+	tap_ok(t->top == t->stack, "deepest: stack empty again");
+}
+
 /* Brute-force model: a stack of activations and sums taken on the spot. */
 #define NFN 5
 struct model {
@@ -445,12 +582,16 @@ int main(void)
 	test_direct_recursion();
 	test_mutual_recursion();
 	test_longjmp();
+	test_setjmp_landing();
+	test_setjmp_stale();
 	test_inlined_same_frame();
 	test_unmatched_exits();
 	test_signal_frames();
 	test_nested_signal();
 	test_many_callees();
 	test_deep_recursion();
+	test_out_of_memory();
+	test_deepest();
 	test_random_against_model();
 	return tap_done();
 }

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "messages.h"
+#include "output.h"
 #include "tap.h"
 
 static const char *names[8], *values[8];
@@ -47,17 +48,23 @@ int main(void)
 	load(0, NULL, NULL);
 	tap_ok(n_messages == 0, "no variables: no messages");
 	tap_ok(c.n_outputs == 1 && !strcmp(c.outputs[0].path, "prof.dot") &&
-		       c.outputs[0].format == PV_FORMAT_DOT,
+		       c.outputs[0].format->write == pv_write_dot,
 	       "default output prof.dot");
 	tap_ok(c.node_threshold == 0.5 && c.edge_threshold == 0.1, "default thresholds");
 	tap_ok(!c.quiet && !c.disabled && c.children, "default flags");
 
 	load(0, "PROFVIZ_OUTPUT", "a.json,b.%p.dot");
-	tap_ok(c.n_outputs == 2 && c.outputs[0].format == PV_FORMAT_JSON &&
-		       c.outputs[1].format == PV_FORMAT_DOT && n_messages == 0,
+	tap_ok(c.n_outputs == 2 && c.outputs[0].format->write == pv_write_json &&
+		       c.outputs[1].format->write == pv_write_dot && n_messages == 0,
 	       "two outputs, format from the extension");
 	load(0, "PROFVIZ_NODE_THRESHOLD", "2.5");
 	tap_ok(c.node_threshold == 2.5 && n_messages == 0, "node threshold set");
+	load(0, "PROFVIZ_NODE_THRESHOLD", "0.5%");
+	tap_ok(c.node_threshold == 0.5 && n_messages == 0, "node threshold with a %% sign");
+	load(0, "PROFVIZ_NODE_THRESHOLD", "2%");
+	tap_ok(c.node_threshold == 2 && n_messages == 0, "... not the default");
+	load(0, "PROFVIZ_EDGE_THRESHOLD", "100%");
+	tap_ok(c.edge_threshold == 100 && n_messages == 0, "edge threshold with a %% sign");
 	load(0, "PROFVIZ_EDGE_THRESHOLD", "0");
 	tap_ok(c.edge_threshold == 0 && n_messages == 0, "edge threshold 0 allowed");
 	load(0, "PROFVIZ_QUIET", "1");
@@ -67,7 +74,8 @@ int main(void)
 	tap_ok(c.quiet == 0, "... and the default used");
 	expect_message("PROFVIZ_CHILDREN", "2",
 		       "profviz: PROFVIZ_CHILDREN='2' is not 0 or 1; using 1");
-	const char *bad_percent[] = { "abc", "-1", "101", "1e999", "", "0x", "nan", "5%" };
+	const char *bad_percent[] = { "abc", "-1", "101", "1e999", "", "0x", "nan",
+				      "%", "5%%", "5%x", "101%", "-1%", "nan%" };
 	for (size_t i = 0; i < sizeof(bad_percent) / sizeof(bad_percent[0]); i++) {
 		char want[256];
 		snprintf(want, sizeof(want),
@@ -105,6 +113,40 @@ int main(void)
 	tap_ok(c.n_outputs == 8 && n_messages == 1 &&
 		       strstr(messages[0], "names more than 8 files; the rest are ignored"),
 	       "more than 8 outputs reported");
+
+	const char *ten = "1.dot,2.dot,3.dot,4.dot,5.dot,6.dot,7.dot,8.dot,9.dot,10.dot";
+	char want[512];
+	snprintf(want, sizeof(want),
+		 "profviz: PROFVIZ_OUTPUT='%s' names more than 8 files; the rest are ignored", ten);
+	expect_message("PROFVIZ_OUTPUT", ten, want);
+	tap_ok(c.n_outputs == 8 && !strcmp(c.outputs[7].path, "8.dot"), "... the first 8 kept");
+	load(0, "PROFVIZ_OUTPUT", "x.txt,1.dot,2.dot,3.dot,4.dot,5.dot,6.dot,7.dot,8.dot,9.dot,y.txt");
+	tap_ok(n_messages == 2 && strstr(messages[0], "'x.txt' does not end in") &&
+		       strstr(messages[0], "; it is ignored") &&
+		       strstr(messages[1], "names more than 8 files; the rest are ignored") &&
+		       c.n_outputs == 8,
+	       "a bad item, then too many: one message each");
+	load(0, "PROFVIZ_OUTPUT", "1.dot,2.dot,3.dot,4.dot,5.dot,6.dot,7.dot,8.dot,");
+	tap_ok(n_messages == 1 && strstr(messages[0], "has an empty item; it is ignored") &&
+		       c.n_outputs == 8,
+	       "8 files and an empty item: the empty item reported, not too many");
+	expect_message("PROFVIZ_OUTPUT", ",a.json,,",
+		       "profviz: PROFVIZ_OUTPUT=',a.json,,' has an empty item; it is ignored");
+	tap_ok(c.n_outputs == 1 && c.outputs[0].format->write == pv_write_json,
+	       "... reported once however many, the usable file kept");
+	expect_message("PROFVIZ_OUTPUT", "a.txt,b.json",
+		       "profviz: PROFVIZ_OUTPUT='a.txt,b.json': 'a.txt' does not end in .dot, .json or "
+		       ".folded; it is ignored");
+	tap_ok(c.n_outputs == 1 && !strcmp(c.outputs[0].path, "b.json"),
+	       "... a later usable file is written, not the default");
+	char long_name[PATH_MAX + 8];
+	memset(long_name, 'x', sizeof(long_name));
+	strcpy(long_name + sizeof(long_name) - 5, ".dot");
+	load(0, "PROFVIZ_OUTPUT", long_name);
+	tap_ok(n_messages == 1 && !strncmp(messages[0], "profviz: PROFVIZ_OUTPUT='xxxx", 29) &&
+		       strstr(messages[0], "' has a file name that is too long; writing prof.dot") &&
+		       !strcmp(c.outputs[0].path, "prof.dot"),
+	       "a file name too long: named, and the default written");
 
 	load(1, "PROFVIZ_OUTPUT", "/tmp/elsewhere.json");
 	tap_ok(n_messages == 1 &&

@@ -1,11 +1,13 @@
 /* The writers on a report made by hand: what only a PMU would produce here
- * (IPC from cycles and instructions, a multiplexed event), and names that
- * need escaping. */
+ * (IPC from cycles and instructions, a multiplexed event), names that need
+ * escaping, and amounts written in their event's unit. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "messages.h"
+#include "output.h"
 #include "tap.h"
 
 static char *render(pv_writer_fn *writer, const struct pv_report *r)
@@ -20,6 +22,127 @@ static char *render(pv_writer_fn *writer, const struct pv_report *r)
 		return NULL;
 	}
 	return text;
+}
+
+/* The graph of a one-function run of 108.12 M units of event e, 104397 of
+ * them in main itself. */
+static char *render_single(const struct pv_event *e)
+{
+	struct pv_rfunc main_fn = { .id = 0, .calls = 1, .self = { 104397 },
+				    .total = { 108120000 } };
+	main_fn.sym.name = "main";
+	main_fn.sym.module = "/bin/prog";
+	struct pv_rarc arc = { .caller = -1, .callee = 0, .calls = 1, .total = { 108120000 } };
+	struct pv_report r = {
+		.program = "/bin/prog", .pid = 42, .nev = 1, .events = e, .multiplexed = { 1.0 },
+		.run_total = { 108120000 }, .threads = 1, .node_threshold = 0.5,
+		.edge_threshold = 0.1, .n_funcs = 1, .n_arcs = 1, .funcs = &main_fn, .arcs = &arc,
+	};
+	return render(pv_write_dot, &r);
+}
+
+/* A perf clock is a time like the TSC, whichever backend reads it; any
+ * other event is a count. */
+static void amounts_in_units(void)
+{
+	struct pv_event clock = { .name = "task-clock", .type = PERF_TYPE_SOFTWARE,
+				  .config = PERF_COUNT_SW_TASK_CLOCK, .backend = PV_BACKEND_READ };
+	char *dot = render_single(&clock);
+	tap_ok(dot && strstr(dot, "event: task-clock [ns] via read\\ltotal: 108.120 ms over") != NULL,
+	       "task-clock: the graph's total in time units");
+	tap_ok(dot && strstr(dot, "(program)\\n100.00%\\n108.120 ms\"") != NULL,
+	       "task-clock: the program's total in time units");
+	tap_ok(dot && strstr(dot, "total 108.120 ms, self 104.397 us\"") != NULL,
+	       "task-clock: a function's total and self in time units");
+	free(dot);
+
+	struct pv_event faults = { .name = "page-faults", .type = PERF_TYPE_SOFTWARE,
+				   .config = PERF_COUNT_SW_PAGE_FAULTS, .backend = PV_BACKEND_READ };
+	dot = render_single(&faults);
+	tap_ok(dot && strstr(dot, "event: page-faults [count] via read\\ltotal: 108.120 M over") !=
+			      NULL,
+	       "page-faults: the graph's total in counts");
+	tap_ok(dot && strstr(dot, "total 108.120 M, self 104.397 k\"") != NULL,
+	       "page-faults: a function's total and self both in counts");
+	free(dot);
+}
+
+
+/* The attributes of the edge "from -> to" in dot: its colour's hue in
+ * degrees (0 red .. 240 blue) and its pen width; 0 if it is not there. */
+static int edge_look(const char *dot, const char *edge, double *hue, double *width,
+		     int *dashed)
+{
+	const char *e = dot ? strstr(dot, edge) : NULL;
+	if (!e)
+		return 0;
+	const char *end = strchr(e, '\n');
+	const char *c = strstr(e, "color=\"#");
+	unsigned rgb[3];
+	if (!c || c > end || sscanf(c + 8, "%2x%2x%2x", &rgb[0], &rgb[1], &rgb[2]) != 3)
+		return 0;
+	double r = rgb[0] / 255.0, g = rgb[1] / 255.0, b = rgb[2] / 255.0;
+	double max = r > g ? (r > b ? r : b) : (g > b ? g : b);
+	double min = r < g ? (r < b ? r : b) : (g < b ? g : b);
+	double h = 0;
+	if (max > min)
+		h = max == r ? 60 * fmod((g - b) / (max - min) + 6, 6)
+		  : max == g ? 60 * ((b - r) / (max - min) + 2) : 60 * ((r - g) / (max - min) + 4);
+	*hue = h;
+	const char *w = strstr(e, "penwidth=");
+	*width = w && w < end ? atof(w + 9) : 0;
+	const char *d = strstr(e, "style=dashed");
+	*dashed = d && d < end;
+	return 1;
+}
+
+/* A hot chain (main -> hot: 60% of the run) and a cold corner whose only
+ * arc carries 99% of its caller but 1% of the run: the hot arc must look
+ * hotter. And an arc that cost nothing of the first event is drawn as any
+ * other, while one whose every call was nested in its callee is dashed. */
+static void arcs_by_share_of_run(const struct pv_event *events)
+{
+	struct pv_rfunc funcs[5];
+	memset(funcs, 0, sizeof(funcs));
+	static char names[5][16] = { "main", "hot", "cold_parent", "cold_child", "quick" };
+	uint64_t self[5] = { 29, 600, 1, 99, 0 }, total[5] = { 1000, 600, 100, 99, 0 };
+	for (int i = 0; i < 5; i++) {
+		funcs[i] = (struct pv_rfunc){ .id = i, .calls = 1, .self = { self[i] },
+					      .total = { total[i] } };
+		funcs[i].sym.name = names[i];
+		funcs[i].sym.module = "/bin/prog";
+	}
+	struct pv_rarc arcs[6] = {
+		{ .caller = -1, .callee = 0, .calls = 1, .total = { 1000 } },
+		{ .caller = 0, .callee = 1, .calls = 1, .total = { 600 } },
+		{ .caller = 0, .callee = 2, .calls = 1, .total = { 100 } },
+		{ .caller = 2, .callee = 3, .calls = 1, .total = { 99 } },
+		{ .caller = 0, .callee = 4, .calls = 3, .total = { 0 } },
+		{ .caller = 1, .callee = 1, .calls = 5, .nested_calls = 5, .total = { 0 } },
+	};
+	struct pv_report r = {
+		.program = "/bin/prog", .pid = 42, .nev = 1, .events = events,
+		.multiplexed = { 1.0 }, .run_total = { 1000 }, .threads = 1,
+		.node_threshold = 0, .edge_threshold = 0, .n_funcs = 5, .n_arcs = 6,
+		.funcs = funcs, .arcs = arcs,
+	};
+	char *dot = render(pv_write_dot, &r);
+	double hot_hue = 0, hot_w = 0, cold_hue = 0, cold_w = 0, quick_hue, quick_w, rec_hue, rec_w;
+	int hot_d, cold_d, quick_d, rec_d;
+	int found = edge_look(dot, "f0 -> f1 ", &hot_hue, &hot_w, &hot_d) &&
+		    edge_look(dot, "f2 -> f3 ", &cold_hue, &cold_w, &cold_d) &&
+		    edge_look(dot, "f0 -> f4 ", &quick_hue, &quick_w, &quick_d) &&
+		    edge_look(dot, "f1 -> f1 ", &rec_hue, &rec_w, &rec_d);
+	tap_ok(found, "every arc drawn");
+	tap_ok(found && hot_w > 2 * cold_w,
+	       "the hot arc is thicker than the cold corner's (%.2f, %.2f)", hot_w, cold_w);
+	tap_ok(found && hot_hue + 60 < cold_hue,
+	       "the hot arc is redder than the cold corner's (hue %.0f, %.0f)", hot_hue, cold_hue);
+	tap_ok(dot && strstr(dot, "f2 -> f3 [label=\"  9.90%\\l  99.0% of caller\\l") != NULL,
+	       "the cold arc's label keeps its share of the caller");
+	tap_ok(found && !quick_d, "an arc that cost nothing of the event is not drawn as nested");
+	tap_ok(found && rec_d, "an arc whose calls were all nested is dashed");
+	free(dot);
 }
 
 int main(void)
@@ -70,8 +193,8 @@ int main(void)
 	tap_ok(dot && strstr(dot, "[libx.so]\\n") != NULL, "a library function shows its module");
 	tap_ok(dot && strstr(dot, "instructions: 75.00% (75.00%)") != NULL,
 	       "the second event's shares in the box");
-	tap_ok(dot && strstr(dot, "f0 -> f1 [label=\"  80.00%\\l  7") != NULL,
-	       "arc labelled with the share of its caller's total");
+	tap_ok(dot && strstr(dot, "f0 -> f1 [label=\"  80.00%\\l  80.0% of caller\\l  7") != NULL,
+	       "arc labelled with its share of the run, then of its caller's total");
 	free(dot);
 
 	char *json = render(pv_write_json, &r);
@@ -80,11 +203,38 @@ int main(void)
 	       "JSON: each event's backend");
 	tap_ok(json && strstr(json, "\"name\":\"ns::f<\\\"q\\\"&\\\\x>(int)\"") != NULL,
 	       "JSON: names escaped");
+	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":0,\"merge_failures\":0,"
+				    "\"lost_records\":0,\"counters_lost\":0}") != NULL,
+	       "JSON: a complete profile says it lost nothing");
 	free(json);
+
+	messages_capture();
+	messages_clear();
+	pv_report_warn_losses(&r);
+	tap_is(n_messages, 0, "losses: nothing said of a complete profile");
+	r.losses.unrecorded_calls = 3;
+	r.losses.counters_lost = 1;
+	r.lost_records = 2;
+	pv_report_warn_losses(&r);
+	tap_is(n_messages, 1, "losses: one line on stderr");
+	tap_ok(!strcmp(messages[0], "profviz: the profile is incomplete: 3 calls unrecorded and 0 "
+		       "records lost for lack of memory, 2 arcs or call paths left out without "
+		       "their functions, 1 threads' events lost (closed by the program and not "
+		       "reopened)"), "losses: the line says what is missing");
+	json = render(pv_write_json, &r);
+	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":3,\"merge_failures\":0,"
+				    "\"lost_records\":2,\"counters_lost\":1}") != NULL,
+	       "JSON: the losses, each counted");
+	free(json);
+	memset(&r.losses, 0, sizeof(r.losses));
+	r.lost_records = 0;
 
 	char *folded = render(pv_write_folded, &r);
 	tap_ok(folded && !strcmp(folded, "main 200\nmain;ns::f<\"q\"&\\x>(int) 800\n"),
 	       "folded: one line per path, first event's self");
 	free(folded);
+
+	amounts_in_units();
+	arcs_by_share_of_run(events);
 	return tap_done();
 }

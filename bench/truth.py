@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""The time truth for a profile: where a program's time goes when it runs
+without profviz, by sampling, and how far profviz's shares are from it.
+
+usage: truth.py [--freq HZ] [--json OUT] [--noise] -- PROG ARGS...
+
+1. Runs PROG without the preload under
+   `perf record -e cpu-clock -F HZ --call-graph dwarf`, and charges each sample
+   to the innermost frame that is one of the program's instrumented functions
+   (the functions profviz reports for the executable). Samples inside glibc's
+   no-op hooks are dropped: the user wants the program as built without
+   -finstrument-functions. Samples with no such frame (start-up, exit) are
+   outside the run.
+2. Runs PROG with profviz preloaded (one JSON, compensated and raw costs).
+3. Compares self shares by total variation distance over the functions with
+   at least 0.5% in either (the rest pooled as one), and the inclusive share of
+   every arc the graph shows, in points of the run.
+With --noise, a second perf run against the first gives the noise floor.
+
+Build PROG with -fno-inline (and the like) so that every instrumented
+function is a real frame for the sampler too, as bench/ and the tests do.
+"""
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PRELOAD = os.path.join(ROOT, "profviz.so")
+HOOKS = ("__cyg_profile_func_enter", "__cyg_profile_func_exit")
+SHOWN = 0.005  # functions at 0.5% or more of the run are compared one by one
+ARC_SHOWN = 0.001  # the graph's default arc threshold: 0.1% of the run
+
+
+def clean_env():
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith("PROFVIZ_") and k != "LD_PRELOAD"}
+
+
+def profviz_run(argv, workdir):
+    out = os.path.join(workdir, "truth-profile.json")
+    env = clean_env()
+    env.update(LD_PRELOAD=PRELOAD, PROFVIZ_OUTPUT=out, PROFVIZ_QUIET="1")
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    with open(out) as f:
+        return json.load(f)
+
+
+def perf_samples(argv, freq, workdir, callgraph):
+    """Each sample's stack, innermost first, as (symbol, dso) pairs."""
+    data = os.path.join(workdir, "truth-perf.data")
+    subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(freq),
+                    "--call-graph", callgraph, "-o", data] + argv,
+                   env=clean_env(), check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    text = subprocess.run(["perf", "script", "--no-inline", "-i", data, "-F", "ip,sym,dso"],
+                          capture_output=True, text=True, check=True).stdout
+    os.unlink(data)
+    samples, stack = [], []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            if stack:
+                samples.append(stack)
+            stack = []
+            continue
+        parts = line.split(None, 1)
+        if len(parts) < 2:
+            continue
+        sym_dso = parts[1]
+        dso = sym_dso[sym_dso.rfind("(") + 1:-1] if sym_dso.endswith(")") else ""
+        sym = sym_dso[:sym_dso.rfind("(")].strip() if "(" in sym_dso else sym_dso
+        stack.append((sym.split("+")[0], dso))
+    if stack:
+        samples.append(stack)
+    return samples
+
+
+# Where a whole stack ends: a thread's or the program's start in libc.
+STACK_BOTTOMS = ("__libc_start_call_main", "__libc_start_main", "start_thread", "clone3",
+                 "clone")
+
+
+def truth_from(samples, program, functions):
+    """Self and arc-inclusive sample counts, charged to the program's own
+    instrumented functions."""
+    self_n = collections.Counter()
+    arc_n = collections.Counter()
+    counted = 0
+    for stack in samples:
+        if stack and stack[0][0].split("@")[0] in HOOKS:
+            continue  # inside a no-op hook or its PLT stub: time the hooks add
+        mine = [sym for sym, dso in stack if dso == program and sym in functions]
+        if not mine:
+            continue
+        counted += 1
+        self_n[mine[0]] += 1
+        # Innermost first: each caller is the next one out; the outermost
+        # was called from outside (the root) if the unwinder got that far.
+        arcs = set(zip(mine[1:], mine[:-1]))
+        if any(sym in STACK_BOTTOMS for sym, _ in stack):
+            arcs.add((None, mine[-1]))
+        for a in arcs:
+            arc_n[a] += 1
+    return counted, self_n, arc_n
+
+
+def profviz_shares(profile, raw):
+    key_self = "raw_self" if raw else "self"
+    key_total = "raw_total" if raw else "total"
+    funcs = {f["id"]: f for f in profile["functions"]}
+    run = sum(a[key_total][0] for a in profile["arcs"] if a["caller"] is None) or 1
+    self_share = collections.Counter()
+    for f in profile["functions"]:
+        self_share[f["name"]] += f[key_self][0] / run
+    arcs = collections.Counter()
+    for a in profile["arcs"]:
+        caller = None if a["caller"] is None else funcs[a["caller"]]["name"]
+        arcs[(caller, funcs[a["callee"]]["name"])] += a[key_total][0] / run
+    return self_share, arcs
+
+
+def tvd(p, q):
+    """Total variation distance over the functions shown in either, the rest pooled."""
+    names = {n for n in set(p) | set(q) if p.get(n, 0) >= SHOWN or q.get(n, 0) >= SHOWN}
+    d = sum(abs(p.get(n, 0) - q.get(n, 0)) for n in names)
+    rest_p = sum(v for n, v in p.items() if n not in names)
+    rest_q = sum(v for n, v in q.items() if n not in names)
+    return (d + abs(rest_p - rest_q)) / 2
+
+
+def worst_arc(p, q, shown):
+    """The largest difference, in points of the run, over the arcs shown."""
+    worst = (0.0, None)
+    for a in shown:
+        d = abs(p.get(a, 0) - q.get(a, 0))
+        if d > worst[0]:
+            worst = (d, a)
+    return worst
+
+
+def shares_of(counted, self_n, arc_n):
+    n = counted or 1
+    return ({k: v / n for k, v in self_n.items()}, {k: v / n for k, v in arc_n.items()})
+
+
+def compare(argv, freq=10000, noise=False, callgraph="dwarf,32768"):
+    workdir = tempfile.mkdtemp(prefix="profviz-truth-")
+    argv = [os.path.abspath(argv[0])] + list(argv[1:])
+    program = os.path.realpath(argv[0])
+    profile = profviz_run(argv, workdir)
+    functions = {f["name"] for f in profile["functions"] if f["module"] == program}
+    counted, self_n, arc_n = truth_from(perf_samples(argv, freq, workdir, callgraph), program, functions)
+    truth_self, truth_arcs = shares_of(counted, self_n, arc_n)
+    result = {"program": " ".join(argv), "samples": counted, "calls":
+              sum(f["calls"] for f in profile["functions"]),
+              "overhead": profile.get("overhead"), "clamped": profile.get("clamped")}
+    for label, raw in (("raw", True), ("compensated", False)):
+        mine_self, mine_arcs = profviz_shares(profile, raw)
+        shown = [a for a, v in mine_arcs.items() if v >= ARC_SHOWN and a[1] in functions and
+                 (a[0] is None or a[0] in functions)]
+        d, arc = worst_arc(mine_arcs, truth_arcs, shown)
+        result[label] = {"self_tvd": tvd(mine_self, truth_self), "worst_arc_points": 100 * d,
+                         "worst_arc": list(arc) if arc else None,
+                         "top": sorted(((n, mine_self.get(n, 0), truth_self.get(n, 0))
+                                        for n in set(mine_self) | set(truth_self)),
+                                       key=lambda x: -x[2])[:8]}
+    if noise:
+        c2, s2, a2 = truth_from(perf_samples(argv, freq, workdir, callgraph), program, functions)
+        self2, arcs2 = shares_of(c2, s2, a2)
+        d, arc = worst_arc(arcs2, truth_arcs, [a for a, v in truth_arcs.items() if v >= ARC_SHOWN])
+        result["perf_vs_perf"] = {"self_tvd": tvd(self2, truth_self), "worst_arc_points": 100 * d}
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--freq", type=int, default=10000)
+    ap.add_argument("--json", help="write the comparison here")
+    ap.add_argument("--noise", action="store_true", help="also perf against perf")
+    ap.add_argument("--call-graph", default="dwarf,32768",
+                    help="perf's unwinder: fp for programs built with frame pointers")
+    ap.add_argument("argv", nargs=argparse.REMAINDER, help="-- PROG ARGS...")
+    args = ap.parse_args()
+    if args.argv and args.argv[0] == "--":
+        args.argv = args.argv[1:]
+    if not args.argv:
+        ap.error("no program given")
+    r = compare(args.argv, args.freq, args.noise, args.call_graph)
+    print("%s: %d samples, %d calls" % (r["program"], r["samples"], r["calls"]))
+    for label in ("raw", "compensated"):
+        x = r[label]
+        print("  %-12s self-share TVD %5.1f %%   worst arc off by %4.1f points %s"
+              % (label, 100 * x["self_tvd"], x["worst_arc_points"], x["worst_arc"]))
+    if "perf_vs_perf" in r:
+        x = r["perf_vs_perf"]
+        print("  %-12s self-share TVD %5.1f %%   worst arc off by %4.1f points"
+              % ("perf vs perf", 100 * x["self_tvd"], x["worst_arc_points"]))
+    print("  %-28s %8s %8s %8s" % ("function", "raw", "comp", "perf"))
+    for n, comp, truth in r["compensated"]["top"]:
+        raw = dict((a, b) for a, b, _ in r["raw"]["top"]).get(n)
+        print("  %-28s %8s %7.2f%% %7.2f%%" % (n[:28], "%.2f%%" % (100 * raw) if raw is not None
+                                               else "", 100 * comp, 100 * truth))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(r, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

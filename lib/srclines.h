@@ -1,0 +1,23 @@
+/*
+ * srclines.h — source file:line where the compiler wrote no .debug_aranges.
+ *
+ * libdwfl finds the compile unit of an address through .debug_aranges, which
+ * clang does not emit unless asked (-gdwarf-aranges): every clang-built
+ * function then came out without file:line. This index finds the unit from
+ * the units' own address ranges instead, built once per module on first need.
+ */
+#ifndef PV_SRCLINES_H
+#define PV_SRCLINES_H
+
+#include <elfutils/libdwfl.h>
+
+struct pv_srclines;
+
+/* The file and line of addr (an address as libdwfl gives them) in m, looked
+ * up through the index kept in *cache (NULL at first, freed with
+ * pv_srclines_free). 0, or -1 if there is none. file is owned by libdw. */
+int pv_srclines_find(struct pv_srclines **cache, Dwfl_Module *m, Dwarf_Addr addr,
+		     const char **file, int *line);
+void pv_srclines_free(struct pv_srclines *cache);
+
+#endif /* PV_SRCLINES_H */

@@ -1,0 +1,5 @@
+/* A helper defined in a header: every file that includes it gets a copy. */
+static int helper(int x)
+{
+	return x * 3 + 1;
+}

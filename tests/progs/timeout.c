@@ -1,0 +1,117 @@
+/*
+ * A timeout handler that siglongjmps out, while the program keeps taking
+ * call paths it never took before: under profviz the signal often lands
+ * while the runtime extends its call-path tree. Rounds go on until the
+ * signal has interrupted the runtime (profviz.so's code) LANDINGS times, or
+ * for at most 5000 rounds; then main calls after() 1000 times.
+ * usage: timeout LANDINGS
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <ucontext.h>
+
+static sigjmp_buf timed_out;
+static volatile sig_atomic_t landed_in_runtime;
+static uintptr_t runtime_lo, runtime_hi;
+static volatile unsigned long sink;
+static unsigned long seed = 1;
+
+static int find_runtime(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	if (!strstr(info->dlpi_name, "profviz"))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			runtime_lo = info->dlpi_addr + ph->p_vaddr;
+			runtime_hi = runtime_lo + ph->p_memsz;
+		}
+	}
+	return 1;
+}
+
+static void on_timeout(int sig, siginfo_t *info, void *context)
+{
+	(void)sig;
+	(void)info;
+	uintptr_t pc = 0;
+#if defined(__x86_64__)
+	pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
+#else
+	(void)context;
+#endif
+	if (pc >= runtime_lo && pc < runtime_hi)
+		landed_in_runtime++;
+	siglongjmp(timed_out, 1);
+}
+
+/* Five levels of eight functions, each calling one of the next level's in
+ * an order that rarely repeats: no function twice on a path (no recursion,
+ * which the tree folds), and most calls a call path not seen yet, until
+ * the 32768 paths have all been taken. */
+#define PICK(table) (table)[(seed = seed * 6364136223846793005u + 1442695040888963407u) >> 61]
+#define LEVEL(name, next)                                                     \
+	static void name##0(void) { sink += 0; PICK(next)(); }              \
+	static void name##1(void) { sink += 1; PICK(next)(); }              \
+	static void name##2(void) { sink += 2; PICK(next)(); }              \
+	static void name##3(void) { sink += 3; PICK(next)(); }              \
+	static void name##4(void) { sink += 4; PICK(next)(); }              \
+	static void name##5(void) { sink += 5; PICK(next)(); }              \
+	static void name##6(void) { sink += 6; PICK(next)(); }              \
+	static void name##7(void) { sink += 7; PICK(next)(); }              \
+	static void (*const name##s[8])(void) = { name##0, name##1, name##2, name##3, \
+						 name##4, name##5, name##6, name##7 };
+static void leaf(void)
+{
+	sink++;
+}
+static void (*const leafs[8])(void) = { leaf, leaf, leaf, leaf, leaf, leaf, leaf, leaf };
+LEVEL(e, leafs)
+LEVEL(d, es)
+LEVEL(c, ds)
+LEVEL(b, cs)
+LEVEL(a, bs)
+
+static void work_until_timeout(void)
+{
+	for (;;)
+		PICK(as)();
+}
+
+static void after(int i)
+{
+	sink += i;
+}
+
+int main(int argc, char **argv)
+{
+	int want = argc > 1 ? atoi(argv[1]) : 20;
+	volatile int rounds = 0; /* read after siglongjmp */
+	dl_iterate_phdr(find_runtime, NULL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_timeout;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGALRM, &sa, NULL);
+	while (landed_in_runtime < want && rounds < 5000) {
+		if (sigsetjmp(timed_out, 1) == 0) {
+			rounds++;
+			struct itimerval once = { { 0, 0 }, { 0, 200 } };
+			setitimer(ITIMER_REAL, &once, NULL);
+			work_until_timeout();
+		}
+	}
+	for (int i = 0; i < 1000; i++)
+		after(i);
+	printf("rounds %d landed in the runtime %d\n", rounds, (int)landed_in_runtime);
+	return 0;
+}

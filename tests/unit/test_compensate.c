@@ -1,0 +1,307 @@
+/*
+ * Overhead compensation, exactly: hooks with scripted costs (a fixed amount
+ * before and after each counter read), calibrated by the runtime's own
+ * calibration, then a scripted program whose true costs are known. After
+ * compensation every self and total must be the program's true cost, with
+ * recursion and a signal handler in the mix, and every invariant must hold.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate.h"
+#include "report.h"
+#include "shadow.h"
+#include "tap.h"
+
+/* What each hook adds to the scripted counter, before and after its read. */
+enum { ENTER_PRE = 3, ENTER_POST = 5, EXIT_PRE = 7, EXIT_POST = 11 };
+/* glibc's no-op hooks, as the program pays for them without profviz. */
+enum { NOOP_ENTER = 1, NOOP_EXIT = 1 };
+
+static uint64_t clock_now;
+static struct pv_thread *self;
+
+static void scripted_read(struct pv_thread *t, uint64_t *now)
+{
+	(void)t;
+	now[0] = clock_now;
+}
+
+static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	pv_hook_enter_indexed(t, fn, sp, 1, scripted_read, pv_thread_enter_slow);
+}
+
+/* Calls happen at one stack depth: equal CFAs nest (as gcc's inlined bodies
+ * do), so the shadow stack follows the hooks alone. A signal handler runs
+ * deeper. */
+#define SP ((uintptr_t)1 << 40)
+static uintptr_t hook_sp = SP;
+
+static void hook_enter(void *fn, void *call_site)
+{
+	(void)call_site;
+	clock_now += ENTER_PRE;
+	pv_hook_enter(self, fn, hook_sp, PV_MODE_GENERIC, 1, scripted_read, enter_indexed,
+		      pv_thread_enter_slow);
+	clock_now += ENTER_POST;
+}
+
+static void hook_exit(void *fn, void *call_site)
+{
+	(void)call_site;
+	clock_now += EXIT_PRE;
+	pv_hook_exit(self, fn, PV_MODE_GENERIC, 1, scripted_read, pv_thread_exit_slow);
+	clock_now += EXIT_POST;
+}
+
+static void noop_enter(void *fn, void *call_site)
+{
+	(void)fn;
+	(void)call_site;
+	clock_now += NOOP_ENTER;
+}
+
+static void noop_exit(void *fn, void *call_site)
+{
+	(void)fn;
+	(void)call_site;
+	clock_now += NOOP_EXIT;
+}
+
+static struct pv_thread *new_thread(void)
+{
+	static struct pv_thread t;
+	pv_thread_release(&t);
+	memset(&t, 0, sizeof(t));
+	if (pv_thread_init(&t, 1, scripted_read) < 0)
+		abort();
+	return &t;
+}
+
+static const struct pv_hooks hooks = {
+	.enter = hook_enter, .exit = hook_exit,
+	.noop_enter = noop_enter, .noop_exit = noop_exit, .self = &self,
+};
+
+static struct pv_overhead overhead;
+
+static void test_calibration(void)
+{
+	struct pv_thread *t = new_thread();
+	self = NULL;
+	tap_is(pv_calibrate(t, &hooks, 100, &overhead), 0, "calibration: measured");
+	tap_ok(overhead.calibrated, "calibration: marked as done");
+	tap_ok(overhead.caller[0] == EXIT_POST + ENTER_PRE,
+	       "calibration: the caller's share is the exit's tail and the enter's head (%g)",
+	       overhead.caller[0]);
+	tap_ok(overhead.callee[0] == ENTER_POST + EXIT_PRE - NOOP_ENTER - NOOP_EXIT,
+	       "calibration: the callee's share, beyond the no-op hooks (%g)", overhead.callee[0]);
+	tap_ok(overhead.caller_miss[0] == 0,
+	       "calibration: a cache miss costs nothing more here (%g)", overhead.caller_miss[0]);
+	tap_ok(self == NULL, "calibration: the thread pointer is given back");
+	tap_ok(t->top == t->stack, "calibration: its hooks paired up");
+}
+
+/* ---- a scripted program ---- */
+
+enum { MAIN = 0x1000, A = 0x2000, B = 0x3000, F = 0x4000, H = 0x5000, SIG = 10 };
+
+/* The true cost of each function: its own work, plus the no-op hooks a
+ * program built with -finstrument-functions pays in it without profviz. */
+static uint64_t true_self[8];
+static int slot(uintptr_t fn)
+{
+	return fn == (uintptr_t)&pv_signal_markers[SIG] ? 7 : (int)(fn >> 12);
+}
+
+static void work(uintptr_t fn, uint64_t amount)
+{
+	clock_now += amount;
+	true_self[slot(fn)] += amount;
+}
+
+static void call(uintptr_t fn)
+{
+	hook_enter((void *)fn, NULL);
+	true_self[slot(fn)] += NOOP_ENTER + NOOP_EXIT;
+}
+
+static void ret(uintptr_t fn)
+{
+	hook_exit((void *)fn, NULL);
+}
+
+static void f(int depth)
+{
+	call(F);
+	work(F, 4);
+	if (depth > 0)
+		f(depth - 1);
+	work(F, 2);
+	ret(F);
+}
+
+static void b(void)
+{
+	call(B);
+	work(B, 5);
+	ret(B);
+}
+
+static void a(void)
+{
+	call(A);
+	work(A, 10);
+	b();
+	work(A, 1);
+	b();
+	ret(A);
+}
+
+static void handler(struct pv_thread *t)
+{
+	uint64_t saved[PV_MAX_EVENTS];
+	struct pv_frame *restore = pv_thread_signal_enter(t, SIG, SP - 64, saved);
+	if (!restore)
+		abort();
+	hook_sp = SP - 128;
+	call(H);
+	work(H, 6);
+	ret(H);
+	hook_sp = SP;
+	pv_thread_signal_leave(t, restore, saved);
+}
+
+static const struct pv_rfunc *rfunc(const struct pv_report *r, uintptr_t fn)
+{
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		if (r->funcs[i].fn == (void *)fn)
+			return &r->funcs[i];
+	static const struct pv_rfunc none;
+	return &none;
+}
+
+static const struct pv_rarc *rarc(const struct pv_report *r, uintptr_t caller, uintptr_t callee)
+{
+	int from = caller ? rfunc(r, caller)->id : -1, to = rfunc(r, callee)->id;
+	for (unsigned i = 0; i < r->n_arcs; i++)
+		if (r->arcs[i].caller == from && r->arcs[i].callee == to)
+			return &r->arcs[i];
+	static const struct pv_rarc none;
+	return &none;
+}
+
+static void test_program(void)
+{
+	struct pv_thread *t = new_thread();
+	self = t;
+	memset(true_self, 0, sizeof(true_self));
+	clock_now = 1000;
+	t->last[0] = clock_now;
+	call(MAIN);
+	work(MAIN, 100);
+	for (int i = 0; i < 3; i++)
+		a();
+	f(3); /* recursion: f -> f -> f -> f */
+	work(MAIN, 20);
+	call(A);
+	work(A, 2);
+	handler(t); /* a signal in a: its handler calls h */
+	work(A, 3);
+	ret(A);
+	ret(MAIN);
+
+	struct pv_profile prof;
+	pv_profile_init(&prof, 1);
+	pv_profile_merge_thread(&prof, t);
+	struct pv_event_set set = { .n = 1 };
+	strcpy(set.ev[0].name, "instructions");
+	set.ev[0].type = PERF_TYPE_HARDWARE;
+	struct pv_conversion conv = { .factor = { 1.0 }, .running_ratio = { 1.0 } };
+	struct pv_report r = { .events = set.ev };
+	if (pv_report_build(&r, &prof, NULL, &conv, &overhead) < 0)
+		abort();
+
+	tap_ok(r.compensated, "report: compensated");
+	tap_is(rfunc(&r, MAIN)->self[0], true_self[slot(MAIN)], "main's self is its true cost");
+	tap_is(rfunc(&r, A)->self[0], true_self[slot(A)], "a's self is its true cost");
+	tap_is(rfunc(&r, B)->self[0], true_self[slot(B)], "b's self is its true cost");
+	tap_is(rfunc(&r, F)->self[0], true_self[slot(F)],
+	       "recursive f's self is its true cost (4 levels)");
+	tap_is(rfunc(&r, H)->self[0], true_self[slot(H)], "the handler's self is its true cost");
+	tap_is(rfunc(&r, (uintptr_t)&pv_signal_markers[SIG])->self[0], 0,
+	       "the signal's own node costs nothing");
+	uint64_t run = 0;
+	for (int i = 0; i < 8; i++)
+		run += true_self[i];
+	tap_is(r.run_total[0], run, "the run total is the program's true cost");
+	tap_is(rfunc(&r, MAIN)->total[0], run, "main's total is the whole run");
+	tap_is(rfunc(&r, B)->total[0], true_self[slot(B)], "a leaf's total is its self");
+	tap_is(rfunc(&r, A)->total[0], true_self[slot(A)] + true_self[slot(B)] +
+					       true_self[slot(H)] + true_self[7],
+	       "a's total holds b's, and the handler that ran inside it");
+	tap_is(rfunc(&r, F)->total[0], true_self[slot(F)], "recursive f's total, counted once");
+	tap_is(rarc(&r, A, B)->total[0], true_self[slot(B)], "arc a -> b: b's true cost");
+	tap_is(rarc(&r, MAIN, F)->total[0], true_self[slot(F)], "arc main -> f: f's true cost");
+	tap_is(rarc(&r, F, F)->total[0], 0, "the recursive arc adds no total");
+	tap_is(rarc(&r, F, F)->calls, 3, "... and keeps its count");
+	uint64_t selves = 0;
+	for (unsigned i = 0; i < r.n_funcs; i++)
+		selves += r.funcs[i].self[0];
+	tap_is(selves, r.run_total[0], "selves add up to the run total");
+	tap_is(r.clamped[0], 0, "nothing clamped");
+	tap_ok(rfunc(&r, MAIN)->raw_total[0] > rfunc(&r, MAIN)->total[0] &&
+		       r.raw_run_total[0] == rfunc(&r, MAIN)->raw_total[0],
+	       "the raw costs are kept alongside (%" PRIu64 " raw, %" PRIu64 " true)",
+	       r.raw_run_total[0], run);
+	pv_report_free(&r);
+
+	/* Without calibration the same profile stays raw. */
+	struct pv_overhead none = { 0 };
+	struct pv_report raw = { .events = set.ev };
+	if (pv_report_build(&raw, &prof, NULL, &conv, &none) < 0)
+		abort();
+	tap_ok(!raw.compensated && raw.run_total[0] == raw.raw_run_total[0] &&
+		       raw.run_total[0] > run,
+	       "uncompensated: costs are the raw ones");
+	uint64_t raw_run = raw.raw_run_total[0];
+	pv_report_free(&raw);
+
+	/* A multiplexed event, counted half the time: the raw counts hold half
+	 * the hooks' cost per call, and the report extrapolates by 2. */
+	struct pv_conversion half = { .factor = { 2.0 }, .running_ratio = { 0.5 } };
+	struct pv_report mux = { .events = set.ev };
+	if (pv_report_build(&mux, &prof, NULL, &half, &overhead) < 0)
+		abort();
+	tap_is(mux.run_total[0], 2 * (raw_run - (raw_run - run) / 2),
+	       "multiplexed: half the overhead per call taken from the raw counts, then doubled");
+	tap_ok(mux.caller_cost[0] == overhead.caller[0],
+	       "multiplexed: the overhead per call is reported as calibrated (%g)",
+	       mux.caller_cost[0]);
+	pv_report_free(&mux);
+	pv_profile_clear(&prof);
+}
+
+/* Overhead larger than a path's self: clamped at zero, and said. */
+static void test_clamping(void)
+{
+	struct pv_comp_path paths[2] = {
+		{ .parent = -1, .calls = 1, .callees = 10, .self = 50, .total = 200 },
+		{ .parent = 0, .calls = 10, .callees = 0, .self = 150, .total = 150 },
+	};
+	double clamped = pv_compensate(paths, 2, 8, 0, 20);
+	/* The parent would lose 20 + 10 x 8 = 100 from 50; the child 10 x 20 = 200 from 150. */
+	tap_ok(paths[0].self == 0 && paths[1].self == 0, "clamp: no self below zero");
+	tap_ok(clamped == 50 + 50, "clamp: the amount clamped is reported (%g)", clamped);
+	tap_ok(paths[0].total == 0 && paths[1].total == 0,
+	       "clamp: totals lose what their subtree lost, never below zero");
+}
+
+int main(void)
+{
+	test_calibration();
+	test_program();
+	test_clamping();
+	return tap_done();
+}
