@@ -88,14 +88,9 @@ static int dup_within(int fd, int lowest, int end)
 	return copy;
 }
 
-/* The soft limit is raised for the time of one fcntl, with this thread's
- * signals held so that no handler of the program's runs meanwhile. */
+/* The soft limit is raised for the time of one fcntl. */
 static int dup_above_limit(int fd, const struct placement *p, const struct rlimit *lim)
 {
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	lock_limit();
 	int copy = -1;
 	struct rlimit raised = { (rlim_t)p->end, lim->rlim_max }, before, seen;
 	if (prlimit(0, RLIMIT_NOFILE, &raised, &before) == 0) {
@@ -107,14 +102,20 @@ static int dup_above_limit(int fd, const struct placement *p, const struct rlimi
 		    (seen.rlim_cur != raised.rlim_cur || seen.rlim_max != raised.rlim_max))
 			prlimit(0, RLIMIT_NOFILE, &seen, NULL);
 	}
-	unlock_limit();
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return copy;
 }
 
+/* Placing and duplicating happen under one lock, with this thread's signals
+ * held: another thread placing while the limit is raised would take the
+ * raised limit for the program's, and no handler of the program's may run
+ * while it is. */
 int pv_fd_dup_private(int fd)
 {
 	int saved_errno = errno;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	lock_limit();
 	struct rlimit lim;
 	struct placement p;
 	place(&p, &lim);
@@ -125,6 +126,8 @@ int pv_fd_dup_private(int fd)
 	}
 	if (copy < 0)
 		copy = dup_within(fd, p.lowest, p.end);
+	unlock_limit();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (copy < 0) {
 		errno = EMFILE;
 		return -1;
@@ -138,7 +141,9 @@ int pv_fds_describe(char *out, size_t size)
 {
 	struct rlimit lim;
 	struct placement p;
+	lock_limit();
 	place(&p, &lim);
+	unlock_limit();
 	if (p.above)
 		snprintf(out, size, "numbers from %d up, above RLIMIT_NOFILE (%ld)", p.lowest, p.limit);
 	else

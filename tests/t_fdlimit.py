@@ -43,6 +43,12 @@ with t.case("room above the soft limit"):
         t.ok("descriptors" not in lines[0], "above: nothing to say about descriptors")
         p = r.json()
         t.eq((p.calls("main"), p.calls("work")), (1, THREADS), "above: every thread profiled")
+        # Threads starting together raise the limit in turn; one that read
+        # the limit while another had it raised once took it for the
+        # program's and was left out, about one run in ten.
+        left_out = sum("not profiled" in run(LIMIT, HARD, THREADS).stderr.decode()
+                       for _ in range(30))
+        t.eq(left_out, 0, "above: every thread profiled in 30 more runs")
 
 with t.case("no room above: the share"):
     plain = run(LIMIT, LIMIT, THREADS, preload=False)
