@@ -29,15 +29,18 @@ WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
 RT_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -ftls-model=initial-exec \
 	$(NO_INSTRUMENT) $(WARN) $(WERROR_FLAG) -Iinclude -Ilib
 RT_LDFLAGS := -shared -Wl,--version-script=lib/profviz.map -Wl,-z,now
-RT_LIBS := -ldw -lelf -ldl -lpthread -lm
+RT_LIBS := -ldw -lelf -lz -ldl -lpthread -lm
 
-# The runtime's core: every lib/*.c but the libc wrappers, which need the
-# hooks of profviz.c. Compiled once per flavour into build/FLAVOUR/libcore.a,
-# which the runtime, the unit tests and the bench link.
+# The runtime's core: every lib/*.c but its entry (lib/runtime.c: the hooks,
+# start-up and exit) and the libc wrappers, which need the hooks. Compiled
+# once per flavour into build/FLAVOUR/libcore.a, which the runtime, the
+# command, the unit tests and the bench link. The command's own code is in
+# lib/cmd/, the only code that links libjansson.
+RUNTIME_ENTRY := lib/runtime.c
 WRAPPERS := lib/interpose.c lib/signals.c lib/blocking.c lib/ucontext.c
 # Wrappers that cannot be C (functions that return twice).
 ASM_WRAPPERS := lib/returns_twice.S
-CORE_SRCS := $(filter-out $(WRAPPERS),$(wildcard lib/*.c))
+CORE_SRCS := $(filter-out $(RUNTIME_ENTRY) $(WRAPPERS),$(wildcard lib/*.c))
 
 # Flavours, each in a directory of its own under build/, so that a
 # sanitized build never links a stale plain object, nor the reverse.
@@ -58,7 +61,14 @@ ifneq ($(filter demo check check-real fuzz deps,$(MAKECMDGOALS)),)
 DEPS := deps
 endif
 
-all: profviz.so
+all: profviz.so profviz
+
+# The command (profviz.c, lib/cmd/): works on saved profiles with the
+# runtime's own writers, from the plain core.
+CMD_SRCS := profviz.c $(wildcard lib/cmd/*.c)
+CMD_LIBS := -ljansson $(RT_LIBS)
+profviz: $(CMD_SRCS:%.c=build/plain/%.o) build/plain/libcore.a
+	$(CC) -o $@ $(filter %.o,$^) build/plain/libcore.a $(CMD_LIBS)
 
 # flavour(NAME): objects of any source under build/NAME (with their header
 # dependencies), build/NAME/libcore.a, and the unit tests. build/NAME/cflags
@@ -91,13 +101,13 @@ build/$(1)/members: FORCE
 	@mkdir -p $$(@D)
 	@echo '$$(CORE_SRCS)' | cmp -s - $$@ || echo '$$(CORE_SRCS)' > $$@
 
--include $$(wildcard build/$(1)/*.d build/$(1)/lib/*.d build/$(1)/unit/*.d)
+-include $$(wildcard build/$(1)/*.d build/$(1)/lib/*.d build/$(1)/lib/cmd/*.d build/$(1)/unit/*.d)
 endef
 
 # runtime(NAME, OUTPUT): the preloaded runtime of a flavour, all of its core
 # included whether or not the hooks reach it.
 define runtime
-$(2): build/$(1)/profviz.o $(WRAPPERS:%.c=build/$(1)/%.o) $(ASM_WRAPPERS:%.S=build/$(1)/%.o) \
+$(2): build/$(1)/lib/runtime.o $(WRAPPERS:%.c=build/$(1)/%.o) $(ASM_WRAPPERS:%.S=build/$(1)/%.o) \
 		build/$(1)/libcore.a lib/profviz.map
 	$$(CC) $$(SAN_$(1)) $$(RT_LDFLAGS) -o $$@ $$(filter %.o,$$^) \
 		-Wl,--whole-archive build/$(1)/libcore.a -Wl,--no-whole-archive $$(RT_LIBS)
@@ -137,10 +147,10 @@ REAL_TESTS := $(wildcard tests/t_real_*.py)
 FUZZ_TESTS := tests/t_fuzz.py
 CHECK_TESTS := $(filter-out $(REAL_TESTS) $(FUZZ_TESTS),$(wildcard tests/t_*.py))
 
-check: profviz.so $(UNIT_BINS) $(SAN_SO) | $(DEPS)
+check: profviz.so profviz $(UNIT_BINS) $(SAN_SO) | $(DEPS)
 	$(TEST_ENV) prove -f --directives $(UNIT_BINS) $(CHECK_TESTS)
 
-check-real: profviz.so $(SAN_SO) | $(DEPS)
+check-real: profviz.so profviz $(SAN_SO) | $(DEPS)
 	$(TEST_ENV) prove -f --directives $(REAL_TESTS)
 
 demo: profviz.so | $(DEPS)
@@ -172,7 +182,7 @@ deps:
 	@./.ci/install-deps.sh
 
 clean:
-	rm -rf build profviz.so prof.dot prof.svg prof.json prof.folded
+	rm -rf build profviz profviz.so prof.dot prof.svg prof.json prof.folded
 	$(MAKE) -C examples clean
 
 FORCE:

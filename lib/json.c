@@ -1,4 +1,6 @@
-/* json.c — the machine-readable profile, schema "profviz-1" (see README). */
+/* json.c — the machine-readable profile, schema "profviz-1" (see README).
+ * Revisions only add fields, so a reader of an older revision reads a newer
+ * file; "revision" says which fields to expect. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -55,9 +57,29 @@ static void json_compensation(FILE *out, const struct pv_report *r)
 	json_values(out, "},\"clamped\":", r->clamped, r->nev);
 }
 
+/* The calling-context tree, each path after its parent (revision 2). */
+static void write_paths(FILE *out, const struct pv_report *r)
+{
+	fputs("],\n\"paths\":[", out);
+	for (unsigned i = 0; i < r->n_paths; i++) {
+		const struct pv_rpath *p = &r->paths[i];
+		fputs(i ? ",\n" : "\n", out);
+		if (p->parent < 0)
+			fputs("{\"parent\":null", out);
+		else
+			fprintf(out, "{\"parent\":%d", p->parent);
+		fprintf(out, ",\"function\":%d,\"calls\":%" PRIu64, p->func, p->calls);
+		json_values(out, ",\"self\":", p->self, r->nev);
+		json_values(out, ",\"total\":", p->total, r->nev);
+		json_values(out, ",\"raw_self\":", p->raw_self, r->nev);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 int pv_write_json(FILE *out, const struct pv_report *r)
 {
-	fputs("{\"format\":\"profviz-1\",\"program\":", out);
+	fprintf(out, "{\"format\":\"profviz-1\",\"revision\":%d,\"program\":", PV_JSON_REVISION);
 	json_string(out, r->program);
 	fprintf(out, ",\"pid\":%d,\"events\":[", r->pid);
 	for (unsigned i = 0; i < r->nev; i++) {
@@ -135,6 +157,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		json_values(out, ",\"raw_total\":", a->raw_total, r->nev);
 		fputc('}', out);
 	}
-	fputs("]}\n", out);
+	write_paths(out, r);
+	fputs("}\n", out);
 	return ferror(out) ? -1 : 0;
 }

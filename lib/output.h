@@ -21,6 +21,7 @@
 typedef int pv_writer_fn(FILE *out, const struct pv_report *r);
 pv_writer_fn pv_write_dot;    /* dot.c */
 pv_writer_fn pv_write_json;   /* json.c */
+#define PV_JSON_REVISION 2    /* 2: "paths", the calling-context tree */
 pv_writer_fn pv_write_folded; /* folded.c */
 
 struct pv_format {

@@ -1,5 +1,5 @@
 /*
- * runtime.h — what the runtime's entry (profviz.c) shares with the wrappers
+ * runtime.h — what the runtime's entry (runtime.c) shares with the wrappers
  * it interposes on libc (interpose.c).
  */
 #ifndef PV_RUNTIME_H

@@ -1,7 +1,7 @@
 /*
  * shadow.h — what a hook does, inlined into the hooks and into the tests.
  *
- * pv_hook_enter and pv_hook_exit are the hooks themselves: profviz.c ships
+ * pv_hook_enter and pv_hook_exit are the hooks themselves: runtime.c ships
  * them with the TSC as the one event (and with the counter backends on its
  * generic path), and the unit tests drive the very same code with a
  * scripted counter. mode, nev and read are compile-time constants at each

@@ -1,5 +1,5 @@
 /*
- * profviz.c — the preloaded runtime: the hooks, start-up and exit, thread life.
+ * runtime.c — the preloaded runtime: the hooks, start-up and exit, thread life.
  *
  * The hooks do the common case inline (shadow.h) and leave the rest to slow
  * paths that mark the thread busy, so that anything they call which is itself
