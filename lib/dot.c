@@ -107,6 +107,50 @@ static void human(FILE *out, uint64_t v, const struct pv_event *e)
 	fprintf(out, time ? "%" PRIu64 " ns" : "%" PRIu64, v);
 }
 
+/* A C++ name as a box shows it: without its parameters, and with template
+ * arguments elided, "ns::Map<...>::find"; the tooltip has it whole. */
+static void short_name(const char *name, char *out, size_t size)
+{
+	/* The parameter list is the balanced (...) that ends the name, before
+	 * any qualifiers ("const", "&&"); "(anonymous namespace)" is not one. */
+	const char *end = name + strlen(name);
+	const char *close = strrchr(name, ')');
+	if (close && !strchr(close, '>')) {
+		int depth = 0;
+		for (const char *c = close; c >= name; c--) {
+			depth += *c == ')' ? 1 : *c == '(' ? -1 : 0;
+			if (depth == 0) {
+				if (c > name)
+					end = c;
+				break;
+			}
+		}
+	}
+	size_t len = 0;
+	int depth = 0;
+	for (const char *c = name; c < end && len + 5 < size; c++) {
+		if (c - name >= 8 && !strncmp(c - 8, "operator", 8) && strchr("<>", *c)) {
+			/* operator<, operator<<=, operator->: the name's own */
+			while (c < end && strchr("<>=-", *c) && len + 5 < size)
+				out[len++] = *c++;
+			c--;
+			continue;
+		}
+		if (*c == '<') {
+			if (depth++ == 0) {
+				memcpy(out + len, "<...", 4);
+				len += 4;
+			}
+		} else if (*c == '>' && depth > 0) {
+			if (--depth == 0)
+				out[len++] = '>';
+		} else if (depth == 0) {
+			out[len++] = *c;
+		}
+	}
+	out[len] = '\0';
+}
+
 static int find_event(const struct pv_report *r, const char *name)
 {
 	for (unsigned i = 0; i < r->nev; i++)
@@ -128,6 +172,7 @@ struct selection {
 	double edge_min; /* an arc's least share of the run */
 	unsigned hidden_funcs, hidden_arcs;
 	uint64_t hidden_self;
+	unsigned capped; /* functions above the threshold left out by the cap */
 };
 
 /* Arcs whose every call entered an open activation of the callee (its
@@ -158,9 +203,15 @@ static int select_shown(const struct pv_report *r, struct selection *sel)
 	sel->shown = calloc(r->n_funcs ? r->n_funcs : 1, 1);
 	if (!sel->shown)
 		return -1;
+	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n_funcs; i++) {
 		/* An empty run hides nothing: there is no share to judge by. */
 		sel->shown[i] = run ? share(r->funcs[i].total[0], run) >= node_min : 1;
+		/* Functions come hottest first: the cap keeps the hottest. */
+		if (sel->shown[i] && r->max_nodes && shown++ >= r->max_nodes) {
+			sel->shown[i] = 0;
+			sel->capped++;
+		}
 		if (!sel->shown[i]) {
 			sel->hidden_funcs++;
 			sel->hidden_self += r->funcs[i].self[0];
@@ -257,6 +308,15 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 		r->edge_threshold);
 	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs\\l", sel->hidden_funcs,
 		100 * share(sel->hidden_self, r->run_total[0]), sel->hidden_arcs);
+	if (sel->capped)
+		fprintf(out, "only the %u hottest functions shown: %u more are above the "
+			"threshold\\l", r->max_nodes, sel->capped);
+	if (r->colour_by_self)
+		fputs("boxes coloured by self share\\l", out);
+	if (r->view) {
+		dot_text(out, r->view, 512);
+		fputs("\\l", out);
+	}
 }
 
 /* The oval that calls from uninstrumented code come from. */
@@ -285,7 +345,9 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 		dot_text(out, base_name(f->sym.module), 64);
 		fputs("]\\n", out);
 	}
-	dot_text(out, f->sym.name, PV_DOT_NAME_MAX);
+	char shown[PV_DOT_NAME_MAX + 1];
+	short_name(f->sym.name, shown, sizeof(shown));
+	dot_text(out, shown, PV_DOT_NAME_MAX);
 	if (ambiguous && f->sym.file) { /* two boxes never look alike */
 		fputs("\\n", out);
 		dot_text(out, base_name(f->sym.file), 64);
@@ -336,7 +398,7 @@ static void write_function_node(FILE *out, const struct pv_report *r, const stru
 				int ambiguous)
 {
 	char hex[8];
-	node_colour(share(f->total[0], r->run_total[0]), hex);
+	node_colour(share(r->colour_by_self ? f->self[0] : f->total[0], r->run_total[0]), hex);
 	fprintf(out, "  f%d [label=\"", f->id);
 	write_function_label(out, r, f, ambiguous);
 	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, tooltip=\"", hex, text_colour(hex));

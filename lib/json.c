@@ -77,6 +77,26 @@ static void write_paths(FILE *out, const struct pv_report *r)
 	fputc(']', out);
 }
 
+/* A merged profile's sources (revision 2); one run's has none. */
+static void write_processes(FILE *out, const struct pv_report *r)
+{
+	if (!r->n_processes)
+		return;
+	fputs(",\n\"processes\":[", out);
+	for (unsigned i = 0; i < r->n_processes; i++) {
+		const struct pv_rprocess *p = &r->processes[i];
+		fputs(i ? ",\n{\"program\":" : "\n{\"program\":", out);
+		json_string(out, p->program);
+		fprintf(out, ",\"pid\":%d", p->pid);
+		if (p->from) {
+			fputs(",\"from\":", out);
+			json_string(out, p->from);
+		}
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 int pv_write_json(FILE *out, const struct pv_report *r)
 {
 	fprintf(out, "{\"format\":\"profviz-1\",\"revision\":%d,\"program\":", PV_JSON_REVISION);
@@ -158,6 +178,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		fputc('}', out);
 	}
 	write_paths(out, r);
+	write_processes(out, r);
 	fputs("}\n", out);
 	return ferror(out) ? -1 : 0;
 }

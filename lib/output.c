@@ -154,7 +154,7 @@ static int write_in(int dir, const char *base, const char *path, pv_writer_fn *w
 	return -1;
 }
 
-static int write_atomically(const char *path, pv_writer_fn *writer, const struct pv_report *r)
+int pv_output_write_file(const char *path, pv_writer_fn *writer, const struct pv_report *r)
 {
 	const char *base;
 	int dir = open_directory_of(path, &base);
@@ -179,7 +179,7 @@ int pv_output_write_all(const struct pv_config *c, const struct pv_report *r, in
 			status = -1;
 			continue;
 		}
-		if (write_atomically(path, c->outputs[i].format->write, r) < 0)
+		if (pv_output_write_file(path, c->outputs[i].format->write, r) < 0)
 			status = -1;
 	}
 	return status;

@@ -41,6 +41,9 @@ struct pv_output_tag {
 	int exec_n;    /* written before exec: ".execN" before the extension */
 };
 
+/* Write one file with writer, atomically. 0, or -1 after a message. */
+int pv_output_write_file(const char *path, pv_writer_fn *writer, const struct pv_report *r);
+
 /* Write every output of c. 0, or -1 if any file failed (each is reported). */
 int pv_output_write_all(const struct pv_config *c, const struct pv_report *r, int pid,
 			struct pv_output_tag tag);

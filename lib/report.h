@@ -57,6 +57,13 @@ struct pv_rthread {
 	double wall_seconds;
 };
 
+/* A process whose profile went into a merged one. */
+struct pv_rprocess {
+	char *program;
+	int pid;
+	char *from; /* the file it was read from, or NULL */
+};
+
 struct pv_report {
 	const char *program;     /* the executable's path */
 	int pid;
@@ -76,6 +83,10 @@ struct pv_report {
 	uint64_t lost_records; /* arcs and paths left out: their functions were lost */
 	double wall_seconds;
 	double node_threshold, edge_threshold; /* percent */
+	/* How a graph shows it (0 each for the runtime's own): */
+	unsigned max_nodes;  /* the hottest this many at most, said in the caption */
+	int colour_by_self;  /* boxes coloured by self share, not total */
+	const char *view;    /* a caption line saying what part this is, or NULL */
 	unsigned n_funcs, n_arcs;
 	struct pv_rfunc *funcs; /* id i at index i, hottest first */
 	struct pv_rarc *arcs;   /* hottest first */
@@ -83,6 +94,8 @@ struct pv_report {
 	struct pv_rpath *paths; /* every path after its parent */
 	unsigned n_thread_list;
 	struct pv_rthread *thread_list; /* in the order they were merged */
+	unsigned n_processes;           /* 0 for one process's own run */
+	const struct pv_rprocess *processes; /* not freed with the report */
 };
 
 /* The report of p, its raw counts compensated for overhead (if calibrated)

@@ -1,0 +1,60 @@
+/*
+ * cmd.h — what the command's parts share: the sub-commands' entries, the
+ * profile as read back from its JSON, and the few helpers every
+ * sub-command uses to read its arguments.
+ */
+#ifndef PV_CMD_H
+#define PV_CMD_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+struct pv_command {
+	const char *name;
+	const char *summary;
+	int (*main)(int argc, char **argv); /* argv[0] is the sub-command's name */
+};
+
+int pv_cmd_run(int argc, char **argv);     /* run.c */
+int pv_cmd_report(int argc, char **argv);  /* report.c */
+int pv_cmd_dot(int argc, char **argv);     /* dot.c */
+int pv_cmd_convert(int argc, char **argv); /* convert.c */
+
+/* Exit statuses: as grep and diff, 2 is trouble (a bad file or usage). */
+#define PV_EXIT_TROUBLE 2
+
+/* A profile read from a file, and what owns its memory. */
+struct pv_loaded {
+	struct pv_report r; /* r.events points into events */
+	struct pv_event events[PV_MAX_EVENTS];
+	int revision;       /* of the schema it was written with */
+	char *path;
+	char *program;
+	/* The processes that went into it: one, or several after a merge
+	 * (r.processes points here then). */
+	unsigned n_processes;
+	struct pv_rprocess *processes;
+};
+
+/* Read a profile a run wrote (.json). 0, or -1 after one line on stderr
+ * that names the file and what is wrong with it. */
+int pv_load(const char *path, struct pv_loaded *out);
+void pv_loaded_free(struct pv_loaded *l);
+
+/* The function of r named name: exactly, else the one whose name without
+ * its parameters or template arguments is name. -1 after a message naming
+ * the candidates when none or several match. */
+int pv_find_function(const struct pv_report *r, const char *name, const char *path);
+
+/* Write r to path in the format its extension asks for (atomically, as the
+ * runtime does), or to stdout as fmt_ext when path is "-". 0, or -1 after a
+ * message. */
+int pv_write_to(const char *path, const struct pv_report *r);
+
+/* Parse a percentage ("0.5", "0.5%") or a count for an option: 0, or -1
+ * after a message naming the option. */
+int pv_arg_percent(const char *option, const char *value, double *out);
+int pv_arg_count(const char *option, const char *value, unsigned long *out);
+
+#endif /* PV_CMD_H */

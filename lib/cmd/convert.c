@@ -1,0 +1,44 @@
+/*
+ * convert.c — `profviz convert`: a saved profile in the other formats, by
+ * the runtime's own writers, each chosen by its file's extension.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "output.h"
+
+static const char usage[] =
+	"usage: profviz convert PROFILE.json OUTPUT...\n"
+	"Write the profile to each OUTPUT, in the format its name asks for:\n"
+	"  %s\n";
+
+int pv_cmd_convert(int argc, char **argv)
+{
+	char known[256];
+	pv_output_extensions(known, sizeof(known));
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf(usage, known);
+		return 0;
+	}
+	if (argc < 3) {
+		fprintf(stderr, usage, known);
+		return PV_EXIT_TROUBLE;
+	}
+	for (int i = 2; i < argc; i++)
+		if (!pv_output_format_of(argv[i])) {
+			fprintf(stderr, "profviz convert: %s: no format for this name; end it in %s\n",
+				argv[i], known);
+			return PV_EXIT_TROUBLE;
+		}
+	struct pv_loaded l;
+	if (pv_load(argv[1], &l) < 0)
+		return PV_EXIT_TROUBLE;
+	int status = 0;
+	for (int i = 2; i < argc; i++)
+		if (pv_write_to(argv[i], &l.r) < 0)
+			status = 1;
+	pv_loaded_free(&l);
+	return status;
+}

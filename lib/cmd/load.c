@@ -1,0 +1,406 @@
+/*
+ * load.c — a saved profile (schema "profviz-1", any revision) back into the
+ * report the writers take. Every field is checked for its type and every
+ * reference for its range: a truncated or foreign file gets one line naming
+ * the file and the first thing wrong, never a crash.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "cmd.h"
+
+struct reader {
+	const char *path;
+	int failed;
+};
+
+static void fail(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct reader *rd, const char *fmt, ...)
+{
+	if (rd->failed++)
+		return; /* the first fault is the one worth reading */
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "profviz: %s: ", rd->path);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static json_t *member(struct reader *rd, json_t *obj, const char *key, json_type type,
+		      const char *where)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || json_typeof(v) != type) {
+		static const char *const names[] = { "an object", "an array", "a string",
+						     "an integer", "a number", "true", "false",
+						     "null" };
+		fail(rd, "%s%s\"%s\" is %s, not %s", where, *where ? ": " : "", key,
+		     v ? names[json_typeof(v)] : "missing", names[type]);
+		return NULL;
+	}
+	return v;
+}
+
+static uint64_t count_of(struct reader *rd, json_t *obj, const char *key, const char *where)
+{
+	json_t *v = member(rd, obj, key, JSON_INTEGER, where);
+	if (v && json_integer_value(v) < 0)
+		fail(rd, "%s: \"%s\" is negative", where, key);
+	return v && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+}
+
+/* An optional number: def when missing or null. */
+static double real_or(json_t *obj, const char *key, double def)
+{
+	json_t *v = json_object_get(obj, key);
+	return json_is_number(v) ? json_number_value(v) : def;
+}
+
+static char *text_of(struct reader *rd, json_t *obj, const char *key, const char *where)
+{
+	json_t *v = member(rd, obj, key, JSON_STRING, where);
+	char *s = strdup(v ? json_string_value(v) : "");
+	if (!s)
+		fail(rd, "out of memory");
+	return s;
+}
+
+/* One number per event, into out[]. */
+static void values_of(struct reader *rd, json_t *obj, const char *key, unsigned nev,
+		      uint64_t *out, const char *where)
+{
+	json_t *a = member(rd, obj, key, JSON_ARRAY, where);
+	if (!a)
+		return;
+	if (json_array_size(a) != nev) {
+		fail(rd, "%s: \"%s\" has %zu values for %u events", where, key, json_array_size(a),
+		     nev);
+		return;
+	}
+	for (unsigned i = 0; i < nev; i++) {
+		json_t *v = json_array_get(a, i);
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			fail(rd, "%s: \"%s\"[%u] is not a count", where, key, i);
+			return;
+		}
+		out[i] = (uint64_t)json_integer_value(v);
+	}
+}
+
+/* The same, from a field older revisions may lack: copied from fallback. */
+static void values_or(struct reader *rd, json_t *obj, const char *key, unsigned nev,
+		      uint64_t *out, const uint64_t *fallback, const char *where)
+{
+	if (json_object_get(obj, key))
+		values_of(rd, obj, key, nev, out, where);
+	else
+		memcpy(out, fallback, nev * sizeof(*out));
+}
+
+/* A reference to a function: an id in [0, n). */
+static int function_ref(struct reader *rd, json_t *v, unsigned n, const char *where)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) >= (json_int_t)n) {
+		fail(rd, "%s refers to no function", where);
+		return 0;
+	}
+	return (int)json_integer_value(v);
+}
+
+static enum pv_backend backend_named(const char *name)
+{
+	if (!strcmp(name, "rdpmc"))
+		return PV_BACKEND_RDPMC;
+	if (!strcmp(name, "read"))
+		return PV_BACKEND_READ;
+	return PV_BACKEND_TSC;
+}
+
+/* Events carry their unit through what pv_event_unit reads: a clock is the
+ * TSC or task-clock, anything else a count. */
+static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
+{
+	json_t *names = member(rd, root, "events", JSON_ARRAY, "");
+	json_t *units = member(rd, root, "units", JSON_ARRAY, "");
+	json_t *backends = json_object_get(root, "backends");
+	if (!names || !units)
+		return;
+	size_t n = json_array_size(names);
+	if (n == 0 || n > PV_MAX_EVENTS || json_array_size(units) != n) {
+		fail(rd, "%zu events with %zu units (1 to %d events expected)", n,
+		     json_array_size(units), PV_MAX_EVENTS);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pv_event *e = &l->events[i];
+		const char *name = json_string_value(json_array_get(names, i));
+		const char *unit = json_string_value(json_array_get(units, i));
+		const char *backend = json_string_value(json_array_get(backends, i));
+		if (!name || !unit) {
+			fail(rd, "event %zu has no name or unit", i);
+			return;
+		}
+		snprintf(e->name, sizeof(e->name), "%s", name);
+		e->backend = backend_named(backend ? backend : "tsc");
+		if (!strcmp(unit, "ns")) {
+			e->is_tsc = e->backend == PV_BACKEND_TSC;
+			e->type = PERF_TYPE_SOFTWARE;
+			e->config = PERF_COUNT_SW_TASK_CLOCK;
+		} else {
+			e->type = PERF_TYPE_RAW;
+		}
+	}
+	l->r.nev = (unsigned)n;
+	l->r.events = l->events;
+}
+
+static void read_function(struct reader *rd, json_t *f, unsigned nev, struct pv_rfunc *out,
+			  unsigned i)
+{
+	char where[48];
+	snprintf(where, sizeof(where), "functions[%u]", i);
+	if (!json_is_object(f)) {
+		fail(rd, "%s is not an object", where);
+		return;
+	}
+	out->id = (int)i;
+	out->sym.name = text_of(rd, f, "name", where);
+	out->sym.module = text_of(rd, f, "module", where);
+	json_t *file = json_object_get(f, "file");
+	if (json_is_string(file)) {
+		out->sym.file = strdup(json_string_value(file));
+		out->sym.line = (int)json_integer_value(json_object_get(f, "line"));
+	}
+	json_t *address = json_object_get(f, "address");
+	if (json_is_string(address))
+		out->fn = (void *)(uintptr_t)strtoull(json_string_value(address), NULL, 16);
+	out->calls = count_of(rd, f, "calls", where);
+	values_of(rd, f, "self", nev, out->self, where);
+	values_of(rd, f, "total", nev, out->total, where);
+	values_or(rd, f, "raw_self", nev, out->raw_self, out->self, where);
+	values_or(rd, f, "raw_total", nev, out->raw_total, out->total, where);
+	out->copies = 1;
+}
+
+static void read_arc(struct reader *rd, json_t *a, struct pv_report *r, unsigned i)
+{
+	char where[48];
+	snprintf(where, sizeof(where), "arcs[%u]", i);
+	struct pv_rarc *out = &r->arcs[i];
+	if (!json_is_object(a)) {
+		fail(rd, "%s is not an object", where);
+		return;
+	}
+	json_t *caller = json_object_get(a, "caller");
+	out->caller = json_is_null(caller) ? -1 : function_ref(rd, caller, r->n_funcs, where);
+	out->callee = function_ref(rd, json_object_get(a, "callee"), r->n_funcs, where);
+	out->calls = count_of(rd, a, "calls", where);
+	json_t *nested = json_object_get(a, "nested_calls");
+	out->nested_calls = json_is_integer(nested) ? (uint64_t)json_integer_value(nested) : 0;
+	values_of(rd, a, "total", r->nev, out->total, where);
+	values_or(rd, a, "raw_total", r->nev, out->raw_total, out->total, where);
+}
+
+static void read_path(struct reader *rd, json_t *p, struct pv_report *r, unsigned i)
+{
+	char where[48];
+	snprintf(where, sizeof(where), "paths[%u]", i);
+	struct pv_rpath *out = &r->paths[i];
+	if (!json_is_object(p)) {
+		fail(rd, "%s is not an object", where);
+		return;
+	}
+	json_t *parent = json_object_get(p, "parent");
+	out->parent = -1;
+	if (!json_is_null(parent)) {
+		/* Each path comes after its parent: the writers walk them so. */
+		if (!json_is_integer(parent) || json_integer_value(parent) < 0 ||
+		    json_integer_value(parent) >= (json_int_t)i)
+			fail(rd, "%s: its parent is not a path before it", where);
+		else
+			out->parent = (int)json_integer_value(parent);
+	}
+	out->func = function_ref(rd, json_object_get(p, "function"), r->n_funcs, where);
+	out->calls = count_of(rd, p, "calls", where);
+	values_of(rd, p, "self", r->nev, out->self, where);
+	values_of(rd, p, "total", r->nev, out->total, where);
+	values_or(rd, p, "raw_self", r->nev, out->raw_self, out->self, where);
+}
+
+static void read_threads(struct reader *rd, json_t *root, struct pv_report *r)
+{
+	json_t *list = json_object_get(root, "per_thread");
+	if (!json_is_array(list))
+		return;
+	r->n_thread_list = (unsigned)json_array_size(list);
+	r->thread_list = calloc(r->n_thread_list + 1, sizeof(*r->thread_list));
+	if (!r->thread_list) {
+		fail(rd, "out of memory");
+		return;
+	}
+	for (unsigned i = 0; i < r->n_thread_list; i++) {
+		json_t *t = json_array_get(list, i);
+		struct pv_rthread *out = &r->thread_list[i];
+		char where[48];
+		snprintf(where, sizeof(where), "per_thread[%u]", i);
+		out->tid = (pid_t)json_integer_value(json_object_get(t, "tid"));
+		out->calls = count_of(rd, t, "calls", where);
+		values_of(rd, t, "total", r->nev, out->total, where);
+		values_or(rd, t, "raw_total", r->nev, out->raw_total, out->total, where);
+		out->cpu_seconds = real_or(t, "cpu_seconds", -1);
+		out->wall_seconds = real_or(t, "wall_seconds", 0);
+	}
+}
+
+static void read_compensation(struct reader *rd, json_t *root, struct pv_report *r)
+{
+	r->compensated = json_is_true(json_object_get(root, "compensated"));
+	values_or(rd, root, "raw_run_total", r->nev, r->raw_run_total, r->run_total, "");
+	json_t *o = json_object_get(root, "overhead");
+	const char *keys[] = { "caller", "caller_miss", "callee" };
+	double *into[] = { r->caller_cost, r->caller_miss_cost, r->callee_cost };
+	for (int k = 0; k < 3 && json_is_object(o); k++) {
+		json_t *a = json_object_get(o, keys[k]);
+		for (unsigned i = 0; i < r->nev && i < json_array_size(a); i++)
+			into[k][i] = json_number_value(json_array_get(a, i));
+	}
+	if (json_object_get(root, "clamped"))
+		values_of(rd, root, "clamped", r->nev, r->clamped, "");
+	for (unsigned i = 0; i < r->nev; i++) {
+		json_t *ratio = json_array_get(json_object_get(root, "running_ratio"), i);
+		r->multiplexed[i] = json_is_number(ratio) ? json_number_value(ratio) : 1;
+	}
+}
+
+static void read_processes(struct reader *rd, json_t *root, struct pv_loaded *l)
+{
+	json_t *list = json_object_get(root, "processes");
+	size_t n = json_is_array(list) ? json_array_size(list) : 0;
+	l->processes = calloc(n ? n : 1, sizeof(*l->processes));
+	if (!l->processes) {
+		fail(rd, "out of memory");
+		return;
+	}
+	if (!n) { /* written by one process */
+		l->n_processes = 1;
+		l->processes[0].program = strdup(l->program);
+		l->processes[0].pid = l->r.pid;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *p = json_array_get(list, i);
+		l->processes[i].program = text_of(rd, p, "program", "processes");
+		l->processes[i].pid = (int)json_integer_value(json_object_get(p, "pid"));
+		json_t *from = json_object_get(p, "from");
+		if (json_is_string(from))
+			l->processes[i].from = strdup(json_string_value(from));
+	}
+	l->n_processes = (unsigned)n;
+	l->r.n_processes = l->n_processes;
+	l->r.processes = l->processes;
+}
+
+static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
+{
+	struct pv_report *r = &l->r;
+	json_t *format = json_object_get(root, "format");
+	if (!json_is_string(format) || strcmp(json_string_value(format), "profviz-1")) {
+		fail(rd, "not a profviz profile (no \"format\": \"profviz-1\")");
+		return;
+	}
+	json_t *revision = json_object_get(root, "revision");
+	l->revision = json_is_integer(revision) ? (int)json_integer_value(revision) : 1;
+	l->program = text_of(rd, root, "program", "");
+	r->program = l->program;
+	r->pid = (int)json_integer_value(json_object_get(root, "pid"));
+	read_events(rd, root, l);
+	if (rd->failed)
+		return;
+	values_of(rd, root, "run_total", r->nev, r->run_total, "");
+	read_compensation(rd, root, r);
+	json_t *losses = json_object_get(root, "losses");
+	r->threads = (uint64_t)json_integer_value(json_object_get(root, "threads"));
+	r->wall_seconds = real_or(root, "wall_seconds", 0);
+	r->stray_exits = (uint64_t)json_integer_value(json_object_get(root, "stray_exits"));
+	r->resyncs = (uint64_t)json_integer_value(json_object_get(root, "resyncs"));
+	r->losses.unrecorded_calls =
+		(uint64_t)json_integer_value(json_object_get(losses, "unrecorded_calls"));
+	r->losses.merge_failures =
+		(uint64_t)json_integer_value(json_object_get(losses, "merge_failures"));
+	r->losses.counters_lost =
+		(uint64_t)json_integer_value(json_object_get(losses, "counters_lost"));
+	r->lost_records = (uint64_t)json_integer_value(json_object_get(losses, "lost_records"));
+
+	json_t *funcs = member(rd, root, "functions", JSON_ARRAY, "");
+	json_t *arcs = member(rd, root, "arcs", JSON_ARRAY, "");
+	json_t *paths = json_object_get(root, "paths"); /* revision 2 on */
+	if (rd->failed)
+		return;
+	r->n_funcs = (unsigned)json_array_size(funcs);
+	r->n_arcs = (unsigned)json_array_size(arcs);
+	r->n_paths = json_is_array(paths) ? (unsigned)json_array_size(paths) : 0;
+	r->funcs = calloc(r->n_funcs + 1, sizeof(*r->funcs));
+	r->arcs = calloc(r->n_arcs + 1, sizeof(*r->arcs));
+	r->paths = calloc(r->n_paths + 1, sizeof(*r->paths));
+	if (!r->funcs || !r->arcs || !r->paths) {
+		fail(rd, "out of memory");
+		return;
+	}
+	for (unsigned i = 0; i < r->n_funcs && !rd->failed; i++)
+		read_function(rd, json_array_get(funcs, i), r->nev, &r->funcs[i], i);
+	for (unsigned i = 0; i < r->n_arcs && !rd->failed; i++)
+		read_arc(rd, json_array_get(arcs, i), r, i);
+	for (unsigned i = 0; i < r->n_paths && !rd->failed; i++)
+		read_path(rd, json_array_get(paths, i), r, i);
+	read_threads(rd, root, r);
+	read_processes(rd, root, l);
+	r->node_threshold = 0.5;
+	r->edge_threshold = 0.1;
+}
+
+int pv_load(const char *path, struct pv_loaded *l)
+{
+	memset(l, 0, sizeof(*l));
+	struct reader rd = { path, 0 };
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	if (!root) {
+		if (err.line < 0) /* the file itself */
+			fprintf(stderr, "profviz: %s: %s\n", path, err.text);
+		else
+			fprintf(stderr, "profviz: %s: not valid JSON at line %d, column %d: %s\n",
+				path, err.line, err.column, err.text);
+		return -1;
+	}
+	if (!json_is_object(root))
+		fail(&rd, "not a profviz profile (not a JSON object)");
+	else
+		read_profile(&rd, root, l);
+	json_decref(root);
+	l->path = strdup(path);
+	if (rd.failed) {
+		pv_loaded_free(l);
+		return -1;
+	}
+	return 0;
+}
+
+void pv_loaded_free(struct pv_loaded *l)
+{
+	pv_report_free(&l->r);
+	for (unsigned i = 0; i < l->n_processes; i++) {
+		free(l->processes[i].program);
+		free(l->processes[i].from);
+	}
+	free(l->processes);
+	free(l->program);
+	free(l->path);
+	memset(l, 0, sizeof(*l));
+}

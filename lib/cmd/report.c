@@ -1,0 +1,258 @@
+/*
+ * report.c — `profviz report`: the flat profile and the hottest arcs in the
+ * terminal, as perf report and gprof show them. Colour only on a terminal.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
+	"                      [--color WHEN] PROFILE.json\n"
+	"The functions hottest first (self and total share of the run, calls, cost\n"
+	"per call, IPC when the run counted instructions and cycles), then the\n"
+	"hottest arcs.\n"
+	"  --top N       rows of each table (default 25; 0: all)\n"
+	"  --sort KEY    self (default), total, calls, per-call or name\n"
+	"  --event NAME  the event the tables are in (default: the run's first)\n"
+	"  --exact       whole numbers in the event's unit, not 1.23 ms\n"
+	"  --color WHEN  auto (default: on a terminal), always or never\n";
+
+enum sort_key { BY_SELF, BY_TOTAL, BY_CALLS, BY_PER_CALL, BY_NAME };
+
+struct view {
+	const struct pv_report *r;
+	unsigned ev;
+	enum sort_key key;
+	int exact, colour;
+	int ipc_instructions, ipc_cycles; /* event indexes, or -1 */
+};
+
+static const struct view *sorting; /* qsort has no context argument */
+
+static double per_call(const struct pv_rfunc *f, unsigned ev)
+{
+	return f->calls ? (double)f->total[ev] / (double)f->calls : 0;
+}
+
+static int func_order(const void *a, const void *b)
+{
+	const struct pv_rfunc *x = sorting->r->funcs + *(const int *)a;
+	const struct pv_rfunc *y = sorting->r->funcs + *(const int *)b;
+	unsigned ev = sorting->ev;
+	double dx, dy;
+	switch (sorting->key) {
+	case BY_NAME: return strcmp(x->sym.name, y->sym.name);
+	case BY_TOTAL: dx = (double)x->total[ev], dy = (double)y->total[ev]; break;
+	case BY_CALLS: dx = (double)x->calls, dy = (double)y->calls; break;
+	case BY_PER_CALL: dx = per_call(x, ev), dy = per_call(y, ev); break;
+	default: dx = (double)x->self[ev], dy = (double)y->self[ev]; break;
+	}
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return strcmp(x->sym.name, y->sym.name);
+}
+
+static void amount(const struct view *v, double value, int width)
+{
+	const struct pv_event *e = &v->r->events[v->ev];
+	int time = !strcmp(pv_event_unit(e), "ns");
+	if (v->exact) {
+		printf("%*.0f", width, value);
+		return;
+	}
+	static const struct {
+		double size;
+		const char *ns, *count;
+	} steps[] = { { 1e9, "s ", "G" }, { 1e6, "ms", "M" }, { 1e3, "us", "k" }, { 1, "ns", "" } };
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (value >= steps[i].size || i + 1 == sizeof(steps) / sizeof(steps[0])) {
+			char text[32];
+			snprintf(text, sizeof(text), "%.*f %s", value >= steps[i].size * 100 ? 1 : 2,
+				 value / steps[i].size, time ? steps[i].ns : steps[i].count);
+			printf("%*s", width, text);
+			return;
+		}
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static const char *heat(const struct view *v, double pct)
+{
+	if (!v->colour)
+		return "";
+	return pct >= 20 ? "\033[1;31m" : pct >= 5 ? "\033[33m" : pct >= 1 ? "\033[32m" : "";
+}
+
+static const char *plain(const struct view *v)
+{
+	return v->colour ? "\033[0m" : "";
+}
+
+static void where(const struct pv_rfunc *f)
+{
+	if (f->sym.file) {
+		const char *slash = strrchr(f->sym.file, '/');
+		printf("  (%s:%d)", slash ? slash + 1 : f->sym.file, f->sym.line);
+	}
+}
+
+static void heading(const struct view *v)
+{
+	const struct pv_report *r = v->r;
+	printf("%s (pid %d): %u functions, %u arcs", r->program, r->pid, r->n_funcs, r->n_arcs);
+	if (r->threads)
+		printf(", %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
+	if (r->wall_seconds > 0)
+		printf(", %.3f s", r->wall_seconds);
+	printf("\nevents:");
+	for (unsigned i = 0; i < r->nev; i++)
+		printf(" %s [%s]", r->events[i].name, pv_event_unit(&r->events[i]));
+	printf("; this report in %s, run total ", r->events[v->ev].name);
+	amount(v, (double)r->run_total[v->ev], 0);
+	printf("%s\n", r->compensated ? " (the hooks' own cost taken out)" : "");
+}
+
+static void flat(const struct view *v, unsigned top)
+{
+	const struct pv_report *r = v->r;
+	int *order = malloc((r->n_funcs + 1) * sizeof(int));
+	if (!order)
+		return;
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		order[i] = (int)i;
+	sorting = v;
+	qsort(order, r->n_funcs, sizeof(int), func_order);
+	unsigned rows = top && top < r->n_funcs ? top : r->n_funcs;
+	int ipc = v->ipc_instructions >= 0 && v->ipc_cycles >= 0;
+	printf("\n%7s %7s %12s %12s %12s %12s%s  function\n", "self%", "total%", "self", "total",
+	       "calls", "per call", ipc ? "   IPC" : "");
+	for (unsigned n = 0; n < rows; n++) {
+		const struct pv_rfunc *f = &r->funcs[order[n]];
+		double self_pct = percent(f->self[v->ev], r->run_total[v->ev]);
+		printf("%s%6.2f%% %6.2f%% ", heat(v, self_pct), self_pct,
+		       percent(f->total[v->ev], r->run_total[v->ev]));
+		amount(v, (double)f->self[v->ev], 12);
+		putchar(' ');
+		amount(v, (double)f->total[v->ev], 12);
+		printf(" %12" PRIu64 " ", f->calls);
+		amount(v, per_call(f, v->ev), 12);
+		if (ipc) {
+			uint64_t cycles = f->self[v->ipc_cycles];
+			if (cycles)
+				printf(" %5.2f", (double)f->self[v->ipc_instructions] / (double)cycles);
+			else
+				printf(" %5s", "-");
+		}
+		printf("  %s", f->sym.name);
+		where(f);
+		printf("%s\n", plain(v));
+	}
+	if (rows < r->n_funcs)
+		printf("... %u more functions (--top 0 for all)\n", r->n_funcs - rows);
+	free(order);
+}
+
+static void arcs(const struct view *v, unsigned top)
+{
+	const struct pv_report *r = v->r;
+	unsigned rows = top && top < r->n_arcs ? top : r->n_arcs;
+	printf("\n%7s %9s %12s  caller -> callee\n", "total%", "of caller", "calls");
+	unsigned shown = 0;
+	for (unsigned i = 0; i < r->n_arcs && shown < rows; i++) {
+		const struct pv_rarc *a = &r->arcs[i]; /* hottest first */
+		double pct = percent(a->total[v->ev], r->run_total[v->ev]);
+		printf("%s%6.2f%% ", heat(v, pct), pct);
+		if (a->caller >= 0)
+			printf("%8.2f%% ", percent(a->total[v->ev], r->funcs[a->caller].total[v->ev]));
+		else
+			printf("%9s ", "-");
+		printf("%12" PRIu64 "  %s -> %s%s\n", a->calls,
+		       a->caller >= 0 ? r->funcs[a->caller].sym.name : "<uninstrumented>",
+		       r->funcs[a->callee].sym.name, plain(v));
+		shown++;
+	}
+	if (rows < r->n_arcs)
+		printf("... %u more arcs (--top 0 for all)\n", r->n_arcs - rows);
+}
+
+static int event_index(const struct pv_report *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nev; i++)
+		if (!strcmp(r->events[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int pv_cmd_report(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "top", required_argument, NULL, 't' },   { "sort", required_argument, NULL, 's' },
+		{ "event", required_argument, NULL, 'e' }, { "exact", no_argument, NULL, 'x' },
+		{ "color", required_argument, NULL, 'c' }, { "colour", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },        { 0 }
+	};
+	unsigned long top = 25;
+	const char *sort = "self", *event = NULL, *colour = "auto";
+	int exact = 0, opt;
+	while ((opt = getopt_long(argc, argv, "n:e:h", longs, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+		case 't':
+			if (pv_arg_count("--top", optarg, &top) < 0)
+				return PV_EXIT_TROUBLE;
+			break;
+		case 's': sort = optarg; break;
+		case 'e': event = optarg; break;
+		case 'x': exact = 1; break;
+		case 'c': colour = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return PV_EXIT_TROUBLE;
+		}
+	}
+	static const char *const keys[] = { "self", "total", "calls", "per-call", "name" };
+	int key = -1;
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(sort, keys[i]))
+			key = i;
+	int colour_on = !strcmp(colour, "always") ? 1 : !strcmp(colour, "never") ? 0
+		      : !strcmp(colour, "auto") ? isatty(STDOUT_FILENO) : -1;
+	if (key < 0 || colour_on < 0 || optind + 1 != argc) {
+		if (key < 0)
+			fprintf(stderr, "profviz report: --sort %s: use self, total, calls, per-call "
+				"or name\n", sort);
+		else if (colour_on < 0)
+			fprintf(stderr, "profviz report: --color %s: use auto, always or never\n",
+				colour);
+		else
+			fputs(usage, stderr);
+		return PV_EXIT_TROUBLE;
+	}
+	struct pv_loaded l;
+	if (pv_load(argv[optind], &l) < 0)
+		return PV_EXIT_TROUBLE;
+	struct view v = { &l.r, 0, (enum sort_key)key, exact, colour_on,
+			  event_index(&l.r, "instructions"), event_index(&l.r, "cycles") };
+	if (event) {
+		int i = event_index(&l.r, event);
+		if (i < 0) {
+			fprintf(stderr, "profviz report: %s has no event '%s'\n", argv[optind], event);
+			pv_loaded_free(&l);
+			return PV_EXIT_TROUBLE;
+		}
+		v.ev = (unsigned)i;
+	}
+	heading(&v);
+	flat(&v, (unsigned)top);
+	arcs(&v, (unsigned)top);
+	pv_loaded_free(&l);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
