@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""The profviz command on saved profiles: run, report, dot and convert, each
+checked against the JSON the same run wrote; and bad input, which gets one
+line naming the file and exit status 2."""
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import harness as h
+
+t = h.Tap()
+PROFVIZ = os.path.join(h.ROOT, "profviz")
+prog = h.build("cmd_shapes", flags=h.NO_INLINE + ["-fno-optimize-sibling-calls"])
+tmp = tempfile.mkdtemp(prefix="profviz-cmd-")
+
+
+def profviz(*args, **kw):
+    e = dict(os.environ)
+    for k in list(e):
+        if k.startswith("PROFVIZ_") or k == "LD_PRELOAD":
+            del e[k]
+    e.update(kw.pop("env", {}))
+    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, env=e,
+                          cwd=kw.pop("cwd", tmp), timeout=120, **kw)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def by_name(p):
+    return {f["name"]: f for f in p["functions"]}
+
+
+def one_line_naming(r, path, name):
+    lines = r.stderr.strip().splitlines()
+    t.ok(r.returncode == 2 and len(lines) == 1 and path in lines[0],
+         name, "rc %d, stderr: %r" % (r.returncode, r.stderr))
+
+
+# ---- run ----
+with t.case("run"):
+    plain = subprocess.run([prog, "3"], capture_output=True)
+    r = profviz("run", "-o", "a.json,a.dot", "--", prog, "3")
+    t.eq(r.returncode, 3, "run: the program's exit status passed through")
+    t.eq(r.stdout.encode(), plain.stdout, "run: the program's stdout unchanged")
+    said = [l for l in r.stderr.splitlines() if "profile in" in l]
+    t.ok(said == ["profviz: profile in a.json", "profviz: profile in a.dot"],
+         "run: says where the profile is", r.stderr)
+    t.ok(os.path.exists(os.path.join(tmp, "a.json")), "run: the profile is there")
+    t.eq(by_name(load(os.path.join(tmp, "a.json")))["shared"]["calls"], 40,
+         "run: the program was profiled")
+    r = profviz("run", "-o", "k.json", "--", prog, "kill")
+    t.eq(r.returncode, -signal.SIGTERM, "run: killed by the signal that killed the program")
+    r = profviz("run", "-e", "task-clock", "-o", "tc.json", "--", prog)
+    t.eq(load(os.path.join(tmp, "tc.json"))["events"], ["task-clock"], "run: -e sets the events")
+    r = profviz("run", "--", os.path.join(tmp, "no-such-program"))
+    t.ok(r.returncode == 127 and "cannot run" in r.stderr and "profile in" not in r.stderr,
+         "run: a missing program: 127, said, no profile claimed", r.stderr)
+    marker = os.path.join(tmp, "ran")
+    r = profviz("run", "-o", "bad.xyz", "--", "sh", "-c", "touch " + marker)
+    t.ok(r.returncode == 2 and "PROFVIZ_OUTPUT" in r.stderr and not os.path.exists(marker),
+         "run: a bad -o is refused before the program runs", r.stderr)
+    t.eq(profviz("run").returncode, 2, "run: no program: exit 2")
+    t.ok(profviz("run", "--help").stdout.startswith("usage: profviz run"), "run: --help")
+
+# ---- report ----
+PROF = os.path.join(tmp, "a.json")
+p = load(PROF)
+funcs = by_name(p)
+run_total = p["run_total"][0]
+ROW = re.compile(r"^\s*([\d.]+)%\s+([\d.]+)%\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)")
+
+with t.case("report"):
+    r = profviz("report", "--exact", "--top", "0", PROF)
+    t.eq(r.returncode, 0, "report: exit status")
+    rows = {}
+    for line in r.stdout.splitlines():
+        m = ROW.match(line)
+        if m:
+            rows[m.group(7)] = m.groups()
+    t.eq(sorted(rows), sorted(funcs), "report: every function, once")
+    bad = [n for n, g in rows.items()
+           if (int(g[2]), int(g[3]), int(g[4])) !=
+           (funcs[n]["self"][0], funcs[n]["total"][0], funcs[n]["calls"])
+           or abs(float(g[0]) - 100.0 * funcs[n]["self"][0] / run_total) > 0.006
+           or abs(float(g[1]) - 100.0 * funcs[n]["total"][0] / run_total) > 0.006]
+    t.eq(bad, [], "report: self, total, calls and shares as in the JSON")
+    order = [m.group(7) for m in map(ROW.match, r.stdout.splitlines()) if m]
+    t.eq(order, sorted(funcs, key=lambda n: (-funcs[n]["self"][0], n)),
+         "report: hottest self first")
+    r = profviz("report", "--exact", "--sort", "calls", "--top", "3", PROF)
+    order = [m.group(7) for m in map(ROW.match, r.stdout.splitlines()) if m]
+    t.eq(order, sorted(funcs, key=lambda n: (-funcs[n]["calls"], n))[:3],
+         "report: --sort calls --top 3")
+    t.ok("more functions" in r.stdout, "report: says rows were left out")
+    arcs = [l for l in r.stdout.splitlines() if " -> " in l and l.strip()[0].isdigit()]
+    want = sorted(p["arcs"], key=lambda a: -a["total"][0])[:3]
+    names = [f["name"] for f in p["functions"]]
+    t.eq([l.split()[-1] for l in arcs],
+         [names[a["callee"]] for a in want], "report: the hottest arcs")
+    t.ok("\033[" not in profviz("report", PROF).stdout, "report: no colour into a pipe")
+    t.ok("\033[" in profviz("report", "--color", "always", PROF).stdout,
+         "report: colour when asked")
+    t.eq(profviz("report", "--sort", "bogus", PROF).returncode, 2, "report: a bad --sort: 2")
+
+with t.case("report: IPC"):
+    # Two counted events named as the hardware's, from a real run's file.
+    two = os.path.join(tmp, "two.json")
+    r = profviz("run", "-e", "task-clock,page-faults", "-o", two, "--", prog)
+    q = load(two)
+    q["events"] = ["instructions", "cycles"]
+    q["units"] = ["count", "count"]
+    fake = os.path.join(tmp, "ipc.json")
+    with open(fake, "w") as f:
+        json.dump(q, f)
+    r = profviz("report", "--exact", "--top", "0", fake)
+    t.ok("IPC" in r.stdout.splitlines()[3], "report: an IPC column", r.stdout[:400])
+    want = {f["name"]: (f["self"][0] / f["self"][1] if f["self"][1] else None)
+            for f in q["functions"]}
+    got = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"^.*\d+\s+(\d+\.\d\d|-)\s+(\S+)", line)
+        if m and m.group(2) in want:
+            got[m.group(2)] = None if m.group(1) == "-" else float(m.group(1))
+    t.ok(got and all((want[n] is None) == (v is None) and (v is None or abs(v - want[n]) < 0.006)
+                     for n, v in got.items()), "report: IPC = instructions / cycles of self",
+         "%r vs %r" % (got, want))
+
+# ---- dot ----
+NODE = re.compile(r'^\s*f\d+ \[label="([^"\\]+)\\n([\d.]+)%\\n\(([\d.]+)%\)\\n(\d+)', re.M)
+
+
+def nodes(text):
+    return {m.group(1): (float(m.group(2)), float(m.group(3)), int(m.group(4)))
+            for m in NODE.finditer(text)}
+
+
+def outermost_totals(p, fname):
+    """F's total from the paths: its outermost activations' totals."""
+    names = [f["name"] for f in p["functions"]]
+    under, total = [], 0
+    for path in p["paths"]:
+        par = path["parent"]
+        inside = par is not None and under[par]
+        here = names[path["function"]] == fname
+        if here and not inside:
+            total += path["total"][0]
+        under.append(inside or here)
+    return total
+
+
+with t.case("dot"):
+    r = profviz("dot", "-n", "0", "-e", "0", PROF)
+    t.eq(r.returncode, 0, "dot: exit status")
+    got = nodes(r.stdout)
+    t.eq(sorted(got), sorted(funcs), "dot -n 0: every function")
+    t.ok(all(abs(got[n][0] - 100.0 * funcs[n]["total"][0] / run_total) < 0.006 for n in got),
+         "dot: total shares as in the JSON")
+    dotfile = os.path.join(tmp, "again.dot")
+    r = profviz("dot", "-n", "5", "-o", dotfile, PROF)
+    shown = nodes(open(dotfile).read())
+    t.eq(sorted(shown), sorted(n for n in funcs if funcs[n]["total"][0] >= 0.05 * run_total),
+         "dot -n 5: what is under 5% is hidden")
+    t.ok(h.dot_renders(dotfile)[0], "dot: graphviz renders it without a word")
+    r = profviz("dot", "-n", "0", "--nodes", "3", PROF)
+    t.eq(len(nodes(r.stdout)), 3, "dot --nodes 3: three boxes")
+    t.ok("only the 3 hottest functions shown: %d more" % (len(funcs) - 3) in r.stdout,
+         "dot --nodes: said in the caption")
+    plain_fill = re.findall(r'fillcolor="(#\w+)"', profviz("dot", "-n", "0", PROF).stdout)
+    self_fill = re.findall(r'fillcolor="(#\w+)"',
+                           profviz("dot", "-n", "0", "--self-colour", PROF).stdout)
+    t.ok(plain_fill != self_fill, "dot --self-colour: other colours")
+    t.eq(profviz("dot", "-o", "x.json", PROF).returncode, 2, "dot: -o must be a .dot")
+
+with t.case("dot --focus"):
+    r = profviz("dot", "-n", "0", "-e", "0", "--focus", "shared", PROF)
+    got = nodes(r.stdout)
+    focus_total = outermost_totals(p, "shared")
+    t.eq(sorted(got), sorted(["main", "alpha", "beta", "shared", "work", "spin"]),
+         "focus: the callers' chains and the callees, nothing else")
+    t.eq(got["shared"][0], 100.0, "focus: shares are of the focus's total")
+    alpha_flow = sum(a["total"][0] for a in p["arcs"]
+                     if a["caller"] is not None and
+                     p["functions"][a["caller"]]["name"] == "alpha" and
+                     p["functions"][a["callee"]]["name"] == "shared")
+    t.ok(abs(got["alpha"][0] - 100.0 * alpha_flow / focus_total) < 0.006,
+         "focus: a caller shows only what it spends through the focus",
+         "%r vs %r" % (got["alpha"], 100.0 * alpha_flow / focus_total))
+    t.eq((got["alpha"][1], got["main"][1]), (0.0, 0.0), "focus: callers have no self in it")
+    t.ok("focused on shared" in r.stdout, "focus: said in the caption")
+    r = profviz("dot", "--focus", "nothing_like_it", PROF)
+    one_line_naming(r, PROF, "focus: an unknown function: one line, exit 2")
+
+with t.case("dot --root --depth"):
+    r = profviz("dot", "-n", "0", "-e", "0", "--root", "beta", PROF)
+    got = nodes(r.stdout)
+    t.eq(sorted(got), ["beta", "rec", "shared", "spin", "work"], "root: beta and below")
+    t.eq(got["beta"][0], 100.0, "root: shares are of the root's total")
+    r = profviz("dot", "-n", "0", "-e", "0", "--root", "beta", "--depth", "1", PROF)
+    t.eq(sorted(nodes(r.stdout)), ["beta", "rec", "shared"], "root --depth 1: one level")
+    r = profviz("dot", "-n", "0", "-e", "0", "--depth", "1", PROF)
+    t.eq(sorted(nodes(r.stdout)), ["alpha", "beta", "main"], "--depth 1 from the program")
+
+with t.case("C++ names"):
+    cxx = h.build("cxx", sources=["cxx.cpp"], compiler="g++")
+    r = profviz("run", "-o", "cxx.json", "--", cxx)
+    r = profviz("dot", "-n", "0", os.path.join(tmp, "cxx.json"))
+    labels = re.findall(r'label="([^"]*)", fill', r.stdout)
+    tips = re.findall(r'tooltip="([^"\\]*)', r.stdout)
+    t.ok(any(l.startswith("geo::Box<...>::grow\\n") for l in labels),
+         "C++: a box shows the name without parameters and template arguments", labels)
+    t.ok(any(tip.startswith("geo::Box<int>::grow(int) const") for tip in tips),
+         "C++: the tooltip has the whole name", tips)
+
+# ---- convert ----
+with t.case("convert"):
+    back = [os.path.join(tmp, "back." + e) for e in ("json", "dot", "folded")]
+    r = profviz("convert", PROF, *back)
+    t.eq(r.returncode, 0, "convert: exit status")
+    t.eq(load(back[0]), p, "convert: the JSON comes back the same")
+    runtime = profviz("run", "-o", "w.json,w.dot,w.folded", "--", prog)
+    w = os.path.join(tmp, "w.")
+    profviz("convert", w + "json", back[1], back[2])
+    t.eq(open(back[1]).read(), open(w + "dot").read(), "convert: the same graph as the runtime's")
+    t.eq(sorted(open(back[2])), sorted(open(w + "folded")), "convert: the same folded stacks")
+    r = profviz("convert", PROF, os.path.join(tmp, "x.unknown"))
+    t.ok(r.returncode == 2 and "x.unknown" in r.stderr, "convert: an unknown format: 2")
+
+# ---- bad input ----
+with t.case("bad input"):
+    def bad(name, text):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    whole = open(PROF).read()
+    cases = {
+        "empty": bad("empty.json", ""),
+        "truncated": bad("truncated.json", whole[:len(whole) // 2]),
+        "foreign": bad("foreign.json", '{"a": 1}'),
+        "not an object": bad("list.json", "[1, 2]"),
+        "a bad reference": bad("ref.json", whole.replace('"callee":', '"callee":9999', 1)
+                               .replace('"callee":9999', '"callee":99999', 1)),
+        "wrong type": bad("type.json", whole.replace('"calls":', '"calls":"x",' '"was":', 1)),
+        "missing": os.path.join(tmp, "no-such.json"),
+        "a directory": tmp,
+    }
+    for what, path in cases.items():
+        for sub in (["report"], ["dot"], ["convert", None, os.path.join(tmp, "o.json")]):
+            args = [a if a is not None else path for a in sub]
+            if sub[0] != "convert":
+                args.append(path)
+            r = profviz(*args)
+            one_line_naming(r, path, "%s: %s: one line naming the file, exit 2" % (sub[0], what))
+    t.ok(not os.path.exists(os.path.join(tmp, "o.json")), "bad input: nothing written")
+
+with t.case("older revision"):
+    old = dict(p)
+    old.pop("paths")
+    old["revision"] = 1
+    path = os.path.join(tmp, "rev1.json")
+    with open(path, "w") as f:
+        json.dump(old, f)
+    t.eq(profviz("report", path).returncode, 0, "revision 1: report reads it")
+    r = profviz("dot", "--focus", "shared", path)
+    t.ok(r.returncode == 2 and "no call paths" in r.stderr, "revision 1: --focus says why not",
+         r.stderr)
+
+with t.case("help"):
+    r = profviz("--help")
+    t.ok(r.returncode == 0 and all(c in r.stdout for c in ("run", "report", "dot", "convert")),
+         "profviz --help lists the commands")
+    for c in ("report", "dot", "convert"):
+        t.ok(profviz(c, "--help").stdout.startswith("usage: profviz " + c), c + " --help")
+    t.eq(profviz("frobnicate").returncode, 2, "an unknown command: 2")
+t.done()
