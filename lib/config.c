@@ -81,7 +81,7 @@ static const char *parse_output(const char *item, size_t len, struct pv_output *
 	snprintf(o->given, sizeof(o->given), "%.*s", (int)sizeof(o->given) - 1, o->path);
 	o->format = pv_output_format_of(o->path);
 	if (!o->format) {
-		char extensions[64];
+		char extensions[120];
 		pv_output_extensions(extensions, sizeof(extensions));
 		snprintf(why, why_size, ": '%.256s' does not end in %s", o->path, extensions);
 		return why;

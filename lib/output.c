@@ -62,13 +62,17 @@ int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag,
 		snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), ".exec%d",
 			 tag.exec_n);
 	size_t n = strlen(suffix), len = strlen(out);
-	char *dot = strrchr(out, '.');
 	if (!n)
 		return 0;
-	if (!dot || len + n >= size)
+	/* Before the format's extension, all of it: prof.1234.pb.gz. */
+	size_t ext = o->format ? strlen(o->format->extension) : 0;
+	char *at = ext && ext <= len && !strcmp(out + len - ext, o->format->extension)
+			   ? out + len - ext
+			   : strrchr(out, '.');
+	if (!at || len + n >= size)
 		return -1;
-	memmove(dot + n, dot, strlen(dot) + 1);
-	memcpy(dot, suffix, n);
+	memmove(at + n, at, strlen(at) + 1);
+	memcpy(at, suffix, n);
 	return 0;
 }
 
