@@ -19,18 +19,23 @@ static const struct pv_format formats[] = {
 	{ ".dot", pv_write_dot },
 	{ ".json", pv_write_json },
 	{ ".folded", pv_write_folded },
+	{ ".callgrind", pv_write_callgrind },
 };
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
 
+/* Failing a known extension, a base name like callgrind's own files'
+ * (callgrind.out.%p) asks for the callgrind format: KCachegrind offers files
+ * by that name. */
 const struct pv_format *pv_output_format_of(const char *path)
 {
-	const char *dot = strrchr(path, '.');
 	const char *slash = strrchr(path, '/');
-	if (!dot || (slash && dot < slash))
-		return NULL;
-	for (size_t i = 0; i < N_FORMATS; i++)
+	const char *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	for (size_t i = 0; dot && i < N_FORMATS; i++)
 		if (!strcmp(dot, formats[i].extension))
 			return &formats[i];
+	if (!strncmp(base, "callgrind.out", strlen("callgrind.out")))
+		return pv_output_format_of(".callgrind");
 	return NULL;
 }
 
