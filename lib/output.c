@@ -20,11 +20,15 @@ static const struct pv_format formats[] = {
 	{ ".json", pv_write_json },
 	{ ".folded", pv_write_folded },
 	{ ".pb.gz", pv_write_pprof },
+	{ ".callgrind", pv_write_callgrind },
+	{ ".speedscope.json", pv_write_speedscope },
 };
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
 
 /* An extension is the end of the file's name after a dot: ".pb.gz" has
- * two, so the longest that matches wins. */
+ * two, so the longest that matches wins. Failing one, a base name like
+ * callgrind's own files' (callgrind.out.%p) asks for the callgrind format:
+ * KCachegrind offers files by that name. */
 const struct pv_format *pv_output_format_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -37,6 +41,8 @@ const struct pv_format *pv_output_format_of(const char *path)
 		    (!best || n > strlen(best->extension)))
 			best = &formats[i];
 	}
+	if (!best && !strncmp(base, "callgrind.out", strlen("callgrind.out")))
+		return pv_output_format_of(".callgrind");
 	return best;
 }
 
