@@ -19,19 +19,25 @@ static const struct pv_format formats[] = {
 	{ ".dot", pv_write_dot },
 	{ ".json", pv_write_json },
 	{ ".folded", pv_write_folded },
+	{ ".speedscope.json", pv_write_speedscope },
 };
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
 
+/* An extension may hold dots (".speedscope.json"): the longest that ends
+ * the file's name wins, so "x.speedscope.json" is not taken for ".json". */
 const struct pv_format *pv_output_format_of(const char *path)
 {
-	const char *dot = strrchr(path, '.');
 	const char *slash = strrchr(path, '/');
-	if (!dot || (slash && dot < slash))
-		return NULL;
-	for (size_t i = 0; i < N_FORMATS; i++)
-		if (!strcmp(dot, formats[i].extension))
-			return &formats[i];
-	return NULL;
+	const char *base = slash ? slash + 1 : path;
+	size_t len = strlen(base);
+	const struct pv_format *best = NULL;
+	for (size_t i = 0; i < N_FORMATS; i++) {
+		size_t n = strlen(formats[i].extension);
+		if (n <= len && !strcmp(base + len - n, formats[i].extension) &&
+		    (!best || n > strlen(best->extension)))
+			best = &formats[i];
+	}
+	return best;
 }
 
 void pv_output_extensions(char *out, size_t size)

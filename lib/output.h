@@ -23,6 +23,7 @@ pv_writer_fn pv_write_dot;    /* dot.c */
 pv_writer_fn pv_write_json;   /* json.c */
 #define PV_JSON_REVISION 2    /* 2: "paths", the calling-context tree */
 pv_writer_fn pv_write_folded; /* folded.c */
+pv_writer_fn pv_write_speedscope; /* speedscope.c */
 
 struct pv_format {
 	const char *extension; /* with its dot: ".dot" */
