@@ -3,6 +3,7 @@
 self cost; recursion folded; threads merged; signal handlers under the path
 they interrupted."""
 import collections
+import re
 import harness as h
 
 t = h.Tap()
@@ -28,6 +29,11 @@ with t.case("basic"):
     t.ok("main;fib" in s and not any("fib;fib" in k for k in s), "recursion folded: main;fib only")
     t.near(s["main;fib"], p.func("fib")["self"][0], 0.001, "main;fib carries fib's self cost")
     t.eq(sorted(k for k in s if k.count(";") == 0), ["main"], "main is the only root")
+    # speedscope takes the value after the last space, and drops a line
+    # whose value has a decimal point.
+    lines = open(r.file("prof.folded")).read().splitlines()
+    bad = [l for l in lines if not re.fullmatch(r"[^ ](.*[^ ])? [0-9]+", l)]
+    t.ok(lines and not bad, "every line 'stack N': an integer, exactly one space before it", bad)
 
 
 def path_ratio():
