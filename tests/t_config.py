@@ -26,7 +26,7 @@ BAD = [("PROFVIZ_QUIET", "maybe", "PROFVIZ_QUIET='maybe' is not 0 or 1; using 0"
        ("PROFVIZ_EVENTS", ",,,", "PROFVIZ_EVENTS=',,,' has an empty item"),
        ("PROFVIZ_EVENTS", "cycles/", "PROFVIZ_EVENTS: 'cycles/': "),
        ("PROFVIZ_OUTPUT", "prof.pdf", "PROFVIZ_OUTPUT='prof.pdf': 'prof.pdf' does not end in "
-        ".dot, .json or .folded; writing prof.dot"),
+        ".dot, .json, .folded, .pb.gz, .callgrind or .speedscope.json; writing prof.dot"),
        ("PROFVIZ_DISABLE", "true", "PROFVIZ_DISABLE='true' is not 0 or 1; using 0")]
 for name, value, message in BAD:
     with t.case(name + "=" + value[:20]):

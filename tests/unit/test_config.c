@@ -93,7 +93,7 @@ int main(void)
 		       "profviz: PROFVIZ_OUTPUT='' has an empty item; writing prof.dot");
 	tap_ok(c.n_outputs == 1 && !strcmp(c.outputs[0].path, "prof.dot"), "... prof.dot used");
 	expect_message("PROFVIZ_OUTPUT", "a.txt",
-		       "profviz: PROFVIZ_OUTPUT='a.txt': 'a.txt' does not end in .dot, .json or .folded; "
+		       "profviz: PROFVIZ_OUTPUT='a.txt': 'a.txt' does not end in .dot, .json, .folded, .pb.gz, .callgrind or .speedscope.json; "
 		       "writing prof.dot");
 	expect_message("PROFVIZ_OUTPUT", "a.dot,,b.json",
 		       "profviz: PROFVIZ_OUTPUT='a.dot,,b.json' has an empty item; it is ignored");
@@ -103,11 +103,11 @@ int main(void)
 		       "%h or %%; it is ignored");
 	expect_message("PROFVIZ_OUTPUT", "dir.d/file",
 		       "profviz: PROFVIZ_OUTPUT='dir.d/file': 'dir.d/file' does not end in .dot, "
-		       ".json or .folded; writing prof.dot");
+		       ".json, .folded, .pb.gz, .callgrind or .speedscope.json; writing prof.dot");
 	load(0, "PROFVIZ_OUTPUT", "a.txt,b.txt");
-	tap_ok(n_messages == 2 && strstr(messages[0], "'a.txt' does not end in .dot, .json or .folded; "
+	tap_ok(n_messages == 2 && strstr(messages[0], "'a.txt' does not end in .dot, .json, .folded, .pb.gz, .callgrind or .speedscope.json; "
 						      "it is ignored") &&
-		       strstr(messages[1], "'b.txt' does not end in .dot, .json or .folded; writing prof.dot"),
+		       strstr(messages[1], "'b.txt' does not end in .dot, .json, .folded, .pb.gz, .callgrind or .speedscope.json; writing prof.dot"),
 	       "one message per bad item, the last naming the default");
 	load(0, "PROFVIZ_OUTPUT", "1.dot,2.dot,3.dot,4.dot,5.dot,6.dot,7.dot,8.dot,9.dot");
 	tap_ok(c.n_outputs == 8 && n_messages == 1 &&
@@ -135,8 +135,8 @@ int main(void)
 	tap_ok(c.n_outputs == 1 && c.outputs[0].format->write == pv_write_json,
 	       "... reported once however many, the usable file kept");
 	expect_message("PROFVIZ_OUTPUT", "a.txt,b.json",
-		       "profviz: PROFVIZ_OUTPUT='a.txt,b.json': 'a.txt' does not end in .dot, .json or "
-		       ".folded; it is ignored");
+		       "profviz: PROFVIZ_OUTPUT='a.txt,b.json': 'a.txt' does not end in .dot, .json, "
+		       ".folded, .pb.gz, .callgrind or .speedscope.json; it is ignored");
 	tap_ok(c.n_outputs == 1 && !strcmp(c.outputs[0].path, "b.json"),
 	       "... a later usable file is written, not the default");
 	char long_name[PATH_MAX + 8];

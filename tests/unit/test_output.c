@@ -61,7 +61,7 @@ int main(void)
 
 	char list[64];
 	pv_output_extensions(list, sizeof(list));
-	if (!tap_ok(!strcmp(list, ".dot, .json or .folded"), "the extensions, as a message says them"))
+	if (!tap_ok(!strcmp(list, ".dot, .json, .folded, .pb.gz, .callgrind or .speedscope.json"), "the extensions, as a message says them"))
 		printf("#   got '%s'\n", list);
 	char shorter[8];
 	pv_output_extensions(shorter, sizeof(shorter));
