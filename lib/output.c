@@ -70,11 +70,13 @@ int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag,
 	size_t n = strlen(suffix), len = strlen(out);
 	if (!n)
 		return 0;
-	/* Before the format's extension, all of it: prof.1234.pb.gz. */
+	/* Before the format's extension, all of it: prof.1234.pb.gz; after a
+	 * name that has none (callgrind.out.1234), as callgrind's own. */
 	size_t ext = o->format ? strlen(o->format->extension) : 0;
 	char *at = ext && ext <= len && !strcmp(out + len - ext, o->format->extension)
 			   ? out + len - ext
-			   : strrchr(out, '.');
+		   : o->format ? out + len
+			       : strrchr(out, '.');
 	if (!at || len + n >= size)
 		return -1;
 	memmove(at + n, at, strlen(at) + 1);
