@@ -124,7 +124,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 	json_values(out, "],\"run_total\":", r->run_total, r->nev);
 	json_compensation(out, r);
 	fprintf(out,
-		",\"threads\":%" PRIu64 ",\"wall_seconds\":%.6f,\"stray_exits\":%" PRIu64
+		",\"threads\":%" PRIu64 ",\"wall_seconds\":%.9f,\"stray_exits\":%" PRIu64
 		",\"resyncs\":%" PRIu64 ",\"losses\":{\"unrecorded_calls\":%" PRIu64
 		",\"merge_failures\":%" PRIu64 ",\"lost_records\":%" PRIu64
 		",\"counters_lost\":%" PRIu64 "},\n\"functions\":[",
