@@ -197,11 +197,13 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 COMPILE_fuzz = clang -std=gnu11 -O1 -g -fPIC -fvisibility=hidden $(WARN) $(WERROR_FLAG) \
 	-Iinclude -Ilib -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 $(eval $(call flavour,fuzz))
-FUZZ_TARGETS := build/fuzz/fuzz_config build/fuzz/fuzz_events
+FUZZ_TARGETS := build/fuzz/fuzz_config build/fuzz/fuzz_events build/fuzz/fuzz_load
+# The loader target takes the command's reader and views with it.
+FUZZ_EXTRA_fuzz_load := lib/cmd/load.c lib/cmd/view.c -ljansson
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libcore.a build/fuzz/cflags | $(DEPS)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libcore.a build/fuzz/cflags $(wildcard lib/cmd/*.[ch]) | $(DEPS)
 	clang -g -O1 $(WARN) $(WERROR_FLAG) -fsanitize=fuzzer $(FUZZ_SAN) -Ilib -MMD -MP -o $@ $< \
-		build/fuzz/libcore.a $(RT_LIBS)
+		$(FUZZ_EXTRA_fuzz_$*) build/fuzz/libcore.a $(RT_LIBS)
 
 # The third tier: each target from its seeds on, through prove like the others.
 fuzz: $(FUZZ_TARGETS) | $(DEPS)

@@ -40,6 +40,8 @@ struct pv_loaded {
 /* Read a profile a run wrote (.json). 0, or -1 after one line on stderr
  * that names the file and what is wrong with it. */
 int pv_load(const char *path, struct pv_loaded *out);
+/* The same from memory; name stands for the file in messages. */
+int pv_load_buffer(const char *name, const char *data, size_t size, struct pv_loaded *out);
 void pv_loaded_free(struct pv_loaded *l);
 
 /* The function of r named name: exactly, else the one whose name without

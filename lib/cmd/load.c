@@ -294,6 +294,7 @@ static void read_processes(struct reader *rd, json_t *root, struct pv_loaded *l)
 		l->processes[0].pid = l->r.pid;
 		return;
 	}
+	l->n_processes = (unsigned)n; /* before reading: freed whatever fails */
 	for (size_t i = 0; i < n; i++) {
 		json_t *p = json_array_get(list, i);
 		l->processes[i].program = text_of(rd, p, "program", "processes");
@@ -365,18 +366,18 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 	r->edge_threshold = 0.1;
 }
 
-int pv_load(const char *path, struct pv_loaded *l)
+/* root (consumed) into l; err: how jansson failed, when root is NULL. */
+static int load_root(const char *path, json_t *root, const json_error_t *err,
+		     struct pv_loaded *l)
 {
 	memset(l, 0, sizeof(*l));
 	struct reader rd = { path, 0 };
-	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
 	if (!root) {
-		if (err.line < 0) /* the file itself */
-			fprintf(stderr, "profviz: %s: %s\n", path, err.text);
+		if (err->line < 0) /* the file itself */
+			fprintf(stderr, "profviz: %s: %s\n", path, err->text);
 		else
 			fprintf(stderr, "profviz: %s: not valid JSON at line %d, column %d: %s\n",
-				path, err.line, err.column, err.text);
+				path, err->line, err->column, err->text);
 		return -1;
 	}
 	if (!json_is_object(root))
@@ -385,11 +386,25 @@ int pv_load(const char *path, struct pv_loaded *l)
 		read_profile(&rd, root, l);
 	json_decref(root);
 	l->path = strdup(path);
-	if (rd.failed) {
+	if (rd.failed || !l->path) {
 		pv_loaded_free(l);
 		return -1;
 	}
 	return 0;
+}
+
+int pv_load(const char *path, struct pv_loaded *l)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	return load_root(path, root, &err, l);
+}
+
+int pv_load_buffer(const char *name, const char *data, size_t size, struct pv_loaded *l)
+{
+	json_error_t err;
+	json_t *root = json_loadb(data, size, 0, &err);
+	return load_root(name, root, &err, l);
 }
 
 void pv_loaded_free(struct pv_loaded *l)

@@ -57,7 +57,7 @@ static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int
 		   const uint64_t *raw_total)
 {
 	struct pv_report *r = b->out;
-	int64_t key = (int64_t)caller << 32 | (uint32_t)p->func;
+	int64_t key = (int64_t)((uint64_t)(uint32_t)caller << 32 | (uint32_t)p->func);
 	struct arc_entry *e;
 	HASH_FIND(hh, b->arcs, &key, sizeof(key), e);
 	if (!e) {

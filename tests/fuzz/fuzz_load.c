@@ -1,0 +1,46 @@
+/* libFuzzer target: a saved profile as the command reads it, then every
+ * writer and every view on what was read. Whatever the file, reading it
+ * either fails with a message or gives a report the writers can take. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/cmd.h"
+#include "cmd/view.h"
+#include "output.h"
+
+static const char *const extensions[] = { "x.dot", "x.json", "x.folded", "x.pb.gz",
+					  "x.callgrind", "x.speedscope.json" };
+
+static void write_all(const struct pv_report *r)
+{
+	for (size_t i = 0; i < sizeof(extensions) / sizeof(extensions[0]); i++) {
+		char *text = NULL;
+		size_t size = 0;
+		FILE *out = open_memstream(&text, &size);
+		if (!out)
+			continue;
+		pv_output_format_of(extensions[i])->write(out, r);
+		fclose(out);
+		free(text);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pv_loaded l;
+	if (pv_load_buffer("fuzz.json", (const char *)data, size, &l) < 0)
+		return 0;
+	write_all(&l.r);
+	for (int kind = PV_VIEW_WHOLE; kind <= PV_VIEW_ROOT && l.r.n_paths; kind++) {
+		struct pv_view v = { (enum pv_view_kind)kind, 0, kind == PV_VIEW_WHOLE ? 2 : 0 };
+		struct pv_report part;
+		if (l.r.n_funcs && pv_view_build(&part, &l.r, &v) == 0) {
+			part.max_nodes = 3;
+			write_all(&part);
+			pv_report_free(&part);
+		}
+	}
+	pv_loaded_free(&l);
+	return 0;
+}
