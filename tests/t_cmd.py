@@ -117,6 +117,16 @@ with t.case("report: IPC"):
     fake = os.path.join(tmp, "ipc.json")
     with open(fake, "w") as f:
         json.dump(q, f)
+    r = profviz("report", "--exact", "--top", "0", "--event", "cycles", fake)
+    rows = [re.search(r"  (\S+)  \(", l).group(1) for l in r.stdout.splitlines()
+            if ROW.match(l)]
+    qf = {f["name"]: f for f in q["functions"]}
+    t.eq(rows, sorted(qf, key=lambda n: (-qf[n]["self"][1], n)),
+         "report --event: the table in the second event")
+    arcs = [l.split()[-1] for l in r.stdout.splitlines() if " -> " in l and l.strip()[0].isdigit()]
+    qn = [f["name"] for f in q["functions"]]
+    t.eq(arcs[:5], [qn[a["callee"]] for a in sorted(q["arcs"], key=lambda a: -a["total"][1])][:5],
+         "report --event: arcs hottest in it")
     r = profviz("report", "--exact", "--top", "0", fake)
     t.ok("IPC" in r.stdout.splitlines()[3], "report: an IPC column", r.stdout[:400])
     want = {f["name"]: (f["self"][0] / f["self"][1] if f["self"][1] else None)
@@ -269,6 +279,11 @@ with t.case("older revision"):
     r = profviz("dot", "--focus", "shared", path)
     t.ok(r.returncode == 2 and "no call paths" in r.stderr, "revision 1: --focus says why not",
          r.stderr)
+    r = profviz("convert", path, os.path.join(tmp, "rev1.folded"), os.path.join(tmp, "rev1.dot"))
+    t.ok(r.returncode == 2 and "no call paths" in r.stderr and
+         os.path.exists(os.path.join(tmp, "rev1.dot")) and
+         not os.path.exists(os.path.join(tmp, "rev1.folded")),
+         "revision 1: convert writes the graph, refuses the path format, says why", r.stderr)
 
 with t.case("help"):
     r = profviz("--help")

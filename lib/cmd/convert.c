@@ -36,9 +36,20 @@ int pv_cmd_convert(int argc, char **argv)
 	if (pv_load(argv[1], &l) < 0)
 		return PV_EXIT_TROUBLE;
 	int status = 0;
-	for (int i = 2; i < argc; i++)
+	for (int i = 2; i < argc; i++) {
+		/* Path formats from a file without paths would be empty, not wrong
+		 * enough to notice. */
+		const char *ext = pv_output_format_of(argv[i])->extension;
+		int by_paths = strcmp(ext, ".dot") && strcmp(ext, ".json") && strcmp(ext, ".callgrind");
+		if (by_paths && !l.r.n_paths && l.r.n_funcs) {
+			fprintf(stderr, "profviz convert: %s has no call paths (written by a profviz "
+				"before JSON revision 2), which %s needs\n", argv[1], ext);
+			status = PV_EXIT_TROUBLE;
+			continue;
+		}
 		if (pv_write_to(argv[i], &l.r) < 0)
 			status = 1;
+	}
 	pv_loaded_free(&l);
 	return status;
 }

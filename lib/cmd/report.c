@@ -58,6 +58,17 @@ static int func_order(const void *a, const void *b)
 	return strcmp(x->sym.name, y->sym.name);
 }
 
+/* Arcs hottest first in the report's event (the file has them so in its first). */
+static int arc_order(const void *a, const void *b)
+{
+	const struct pv_rarc *x = sorting->r->arcs + *(const int *)a;
+	const struct pv_rarc *y = sorting->r->arcs + *(const int *)b;
+	uint64_t tx = x->total[sorting->ev], ty = y->total[sorting->ev];
+	if (tx != ty)
+		return tx < ty ? 1 : -1;
+	return *(const int *)a - *(const int *)b;
+}
+
 static void amount(const struct view *v, double value, int width)
 {
 	const struct pv_event *e = &v->r->events[v->ev];
@@ -165,10 +176,17 @@ static void arcs(const struct view *v, unsigned top)
 {
 	const struct pv_report *r = v->r;
 	unsigned rows = top && top < r->n_arcs ? top : r->n_arcs;
+	int *order = malloc((r->n_arcs + 1) * sizeof(int));
+	if (!order)
+		return;
+	for (unsigned i = 0; i < r->n_arcs; i++)
+		order[i] = (int)i;
+	sorting = v;
+	qsort(order, r->n_arcs, sizeof(int), arc_order);
 	printf("\n%7s %9s %12s  caller -> callee\n", "total%", "of caller", "calls");
 	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n_arcs && shown < rows; i++) {
-		const struct pv_rarc *a = &r->arcs[i]; /* hottest first */
+		const struct pv_rarc *a = &r->arcs[order[i]];
 		double pct = percent(a->total[v->ev], r->run_total[v->ev]);
 		printf("%s%6.2f%% ", heat(v, pct), pct);
 		if (a->caller >= 0)
@@ -182,6 +200,7 @@ static void arcs(const struct view *v, unsigned top)
 	}
 	if (rows < r->n_arcs)
 		printf("... %u more arcs (--top 0 for all)\n", r->n_arcs - rows);
+	free(order);
 }
 
 static int event_index(const struct pv_report *r, const char *name)
