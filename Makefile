@@ -1,5 +1,5 @@
 # profviz — build, test, demo and benchmark.
-#   make            build ./profviz.so (installs nothing)
+#   make            build ./profviz.so and the ./profviz command (installs nothing)
 #   make demo       profile examples/wordfreq, leave prof.dot and prof.svg
 #   make check      unit tests and the integration tests that need no download
 #   make check-real real programs built from Debian source packages
@@ -153,7 +153,7 @@ check: profviz.so profviz $(UNIT_BINS) $(SAN_SO) | $(DEPS)
 check-real: profviz.so profviz $(SAN_SO) | $(DEPS)
 	$(TEST_ENV) prove -f --directives $(REAL_TESTS)
 
-demo: profviz.so | $(DEPS)
+demo: profviz.so profviz | $(DEPS)
 	$(MAKE) -C examples demo
 
 bench:
