@@ -228,7 +228,8 @@ static int edge_shown(const struct diff *d, const struct edge *e, double edge_mi
 {
 	if (!d->nodes[e->callee].shown || (e->caller >= 0 && !d->nodes[e->caller].shown))
 		return 0;
-	return edge_nested(e) || larger_share(d, &e->a, &e->b) >= edge_min;
+	return edge_nested(e) || (!d->va->run_total[0] && !d->vb->run_total[0]) ||
+	       larger_share(d, &e->a, &e->b) >= edge_min;
 }
 
 /* The thresholds, on the larger of a function's two shares, and the cap. */
@@ -243,10 +244,11 @@ static int select_shown(struct diff *d, double node_min, double edge_min, unsign
 	}
 	qsort_r(order, d->n_nodes, sizeof(*order), by_weight, d->nodes);
 	unsigned shown = 0;
+	int empty = !d->va->run_total[0] && !d->vb->run_total[0]; /* no share to judge by */
 	d->colour_scale = 1; /* a point: smaller changes never look deep */
 	for (unsigned k = 0; k < d->n_nodes; k++) {
 		struct node *n = &d->nodes[order[k]];
-		n->shown = n->weight >= node_min;
+		n->shown = empty || n->weight >= node_min;
 		if (n->shown && max_nodes && shown >= max_nodes) {
 			n->shown = 0;
 			d->capped++;
@@ -399,7 +401,7 @@ static void write_node(FILE *out, const struct diff *d, int id, const struct nod
 	else
 		fprintf(out, "%s\\n%.2f%%\\n(%.2f%%)\\n", is_new ? "\\nnew" : "", total.share_b,
 			self.share_b);
-	write_change(out, &total, !is_new && !removed, ", ");
+	write_change(out, &total, !is_new && !removed && n->a.total, ", ");
 	fprintf(out, "\\n%" PRIu64 " \xe2\x86\x92 %" PRIu64 "\xc3\x97\", fillcolor=\"%s\", "
 		"fontcolor=%s", n->a.calls, n->b.calls, hex, text_colour(hex));
 	if (is_new)
@@ -444,7 +446,7 @@ static void write_edge(FILE *out, const struct diff *d, const struct edge *e)
 		fprintf(out, "was %.2f%%\\l  ", c.share_a);
 	else
 		fprintf(out, "%.2f%%\\l  ", c.share_b);
-	write_change(out, &c, e->a.present && e->b.present, "\\l  ");
+	write_change(out, &c, e->a.present && e->b.present && e->a.total, "\\l  ");
 	fprintf(out, "\\l  %" PRIu64 " \xe2\x86\x92 %" PRIu64 "\xc3\x97\\l\", color=\"%s\", "
 		"fontcolor=\"%s\"", e->a.calls, e->b.calls, hex, hex);
 	double width = fmax(4 * fmax(c.share_a, c.share_b) / 100, 0.5);
