@@ -1,6 +1,7 @@
 /* One program, two kinds of run, for `profviz diff`: "after" makes grows()
- * do more work and shrinks() less than "before" does, calls only_after()
- * instead of only_before(), and leaves steady() as it was. */
+ * do 16 times the work and shrinks() an eighth of it, calls only_after()
+ * instead of only_before(), and leaves steady() as it was. The whole run
+ * grows by half, so that --normalize has something to scale. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,12 +15,12 @@ void spin(unsigned long n)
 
 void grows(int after)
 {
-	spin(after ? 8000000 : 2000000);
+	spin(after ? 16000000 : 1000000);
 }
 
 void shrinks(int after)
 {
-	spin(after ? 3000000 : 6000000);
+	spin(after ? 1000000 : 8000000);
 }
 
 void steady(void)
@@ -29,12 +30,12 @@ void steady(void)
 
 void only_before(void)
 {
-	spin(1000000);
+	spin(2000000);
 }
 
 void only_after(void)
 {
-	spin(1000000);
+	spin(2000000);
 }
 
 int main(int argc, char **argv)
