@@ -49,6 +49,7 @@ struct merged {
 	struct func_entry *func_table;
 	struct pair_entry *arc_table, *path_table;
 	int mixed_compensation;
+	int with_paths, without_paths; /* inputs with call paths, and without */
 };
 
 /* Definition order: module, name, file, line. */
@@ -348,6 +349,8 @@ static int merge_one(struct merged *m, const struct pv_loaded *l, int first)
 		 merge_processes(m, l) < 0 ? -1 : 0;
 	free(func_of);
 	merge_run(m, in, first);
+	m->with_paths += in->n_paths > 0;
+	m->without_paths += in->n_funcs && !in->n_paths;
 	return rc;
 }
 
@@ -456,6 +459,10 @@ int pv_cmd_merge(int argc, char **argv)
 		fprintf(stderr, "profviz merge: warning: some profiles had the hooks' own cost "
 			"taken out and some not; their figures are summed as they are, and the "
 			"merge says it is not compensated\n");
+	if (m.with_paths && m.without_paths)
+		fprintf(stderr, "profviz merge: warning: %d of the profiles have no call paths "
+			"(written before JSON revision 2): the merged paths leave them out\n",
+			m.without_paths);
 	if (pv_report_sort(&m.r) < 0)
 		goto out_of_memory;
 	status = pv_write_to(output, &m.r) < 0 ? 1 : 0;
