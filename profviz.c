@@ -12,6 +12,8 @@ static const struct pv_command commands[] = {
 	{ "report", "the flat profile and the hottest arcs, in the terminal", pv_cmd_report },
 	{ "dot", "the call graph again: other thresholds, a focus, a root", pv_cmd_dot },
 	{ "convert", "write a saved profile in another format (by extension)", pv_cmd_convert },
+	{ "merge", "sum several processes' profiles into one (a fork tree, MPI ranks)", pv_cmd_merge },
+	{ "diff", "one graph of what changed between two runs, coloured by the change", pv_cmd_diff },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -1,0 +1,476 @@
+/*
+ * merge.c — `profviz merge`: the profiles of several processes (a program
+ * and its forked children, MPI ranks) summed into one profile, written by
+ * the runtime's own writers. Processes load code at different addresses,
+ * so a function is matched by what it is — module, name, file:line — never
+ * by its address; arcs and call paths are matched through their functions.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "output.h"
+#include "pv_uthash.h"
+
+static const char usage[] =
+	"usage: profviz merge -o OUT.json PROFILE.json...\n"
+	"Sum the profiles of several processes (a program and its forked children,\n"
+	"MPI ranks, a merge made before) into one: each function's calls and costs,\n"
+	"each arc's, each call path's, and the runs' totals. Functions are matched\n"
+	"by module, name and file:line, never by address. The profiles must have\n"
+	"the same events, in the same order, in the same units.\n"
+	"The merged profile lists the processes that went into it (\"processes\");\n"
+	"its program and pid are the first profile's, its wall time the longest.\n"
+	"  -o, --output OUT  write there (atomically), in the format its extension\n"
+	"                    asks for (.json to work on it further); required\n";
+
+struct func_entry {
+	char *key; /* module, name, file, line, and which copy: see function_key */
+	size_t len;
+	int index;
+	UT_hash_handle hh;
+};
+
+/* An arc (caller, callee) or a call path (parent, function) by its two ends,
+ * each -1 or more. */
+struct pair_entry {
+	uint64_t key;
+	int index;
+	UT_hash_handle hh;
+};
+
+struct merged {
+	struct pv_report r;
+	struct pv_event events[PV_MAX_EVENTS];
+	unsigned cap_funcs, cap_arcs, cap_paths;
+	struct pv_rprocess *processes;
+	struct func_entry *func_table;
+	struct pair_entry *arc_table, *path_table;
+	int mixed_compensation;
+	int with_paths, without_paths; /* inputs with call paths, and without */
+};
+
+/* Definition order: module, name, file, line. */
+static int definition_order(const struct pv_rfunc *a, const struct pv_rfunc *b)
+{
+	int c = strcmp(a->sym.module, b->sym.module);
+	if (!c)
+		c = strcmp(a->sym.name, b->sym.name);
+	if (!c)
+		c = strcmp(a->sym.file ? a->sym.file : "", b->sym.file ? b->sym.file : "");
+	if (!c)
+		c = (a->sym.line > b->sym.line) - (a->sym.line < b->sym.line);
+	return c;
+}
+
+/* Copies of one definition (a static function in a header) are told apart
+ * by their order in memory, which loading at another address keeps. */
+static int by_definition_then_address(const void *x, const void *y, void *funcs)
+{
+	const struct pv_rfunc *a = (const struct pv_rfunc *)funcs + *(const int *)x;
+	const struct pv_rfunc *b = (const struct pv_rfunc *)funcs + *(const int *)y;
+	int c = definition_order(a, b);
+	if (c)
+		return c;
+	if (a->fn != b->fn)
+		return (uintptr_t)a->fn < (uintptr_t)b->fn ? -1 : 1;
+	return *(const int *)x - *(const int *)y;
+}
+
+static char *function_key(const struct pv_rfunc *f, unsigned copy, size_t *len)
+{
+	const char *file = f->sym.file ? f->sym.file : "";
+	size_t m = strlen(f->sym.module) + 1, n = strlen(f->sym.name) + 1, s = strlen(file) + 1;
+	*len = m + n + s + sizeof(f->sym.line) + sizeof(copy);
+	char *key = malloc(*len), *at = key;
+	if (!key)
+		return NULL;
+	memcpy(at, f->sym.module, m), at += m;
+	memcpy(at, f->sym.name, n), at += n;
+	memcpy(at, file, s), at += s;
+	memcpy(at, &f->sym.line, sizeof(f->sym.line)), at += sizeof(f->sym.line);
+	memcpy(at, &copy, sizeof(copy));
+	return key;
+}
+
+static void add_costs(uint64_t *to, const uint64_t *from, unsigned nev)
+{
+	for (unsigned e = 0; e < nev; e++)
+		to[e] += from[e];
+}
+
+/* Room for more more entries in *array of *cap. 0, or -1. */
+static int reserve(void **array, unsigned *cap, unsigned used, unsigned more, size_t size)
+{
+	if (used + more <= *cap)
+		return 0;
+	unsigned want = used + more + 16;
+	void *grown = realloc(*array, (size_t)want * size);
+	if (!grown)
+		return -1;
+	memset((char *)grown + (size_t)*cap * size, 0, (size_t)(want - *cap) * size);
+	*array = grown;
+	*cap = want;
+	return 0;
+}
+
+static int new_function(struct merged *m, const struct pv_rfunc *f)
+{
+	struct pv_rfunc *out = &m->r.funcs[m->r.n_funcs];
+	out->id = (int)m->r.n_funcs;
+	out->fn = f->fn; /* the first process's: an address means nothing across them */
+	out->copies = 1;
+	out->sym.name = strdup(f->sym.name);
+	out->sym.module = strdup(f->sym.module);
+	out->sym.file = f->sym.file ? strdup(f->sym.file) : NULL;
+	out->sym.line = f->sym.line;
+	if (!out->sym.name || !out->sym.module || (f->sym.file && !out->sym.file)) {
+		pv_symbol_free(&out->sym);
+		return -1;
+	}
+	return (int)m->r.n_funcs++;
+}
+
+/* in's functions into m; func_of[i] their merged index. 0, or -1. */
+static int merge_functions(struct merged *m, const struct pv_report *in, int *func_of)
+{
+	unsigned n = in->n_funcs;
+	int *order = malloc((n ? n : 1) * sizeof(*order));
+	if (!order || reserve((void **)&m->r.funcs, &m->cap_funcs, m->r.n_funcs, n,
+			      sizeof(*m->r.funcs)) < 0) {
+		free(order);
+		return -1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		order[i] = (int)i;
+	qsort_r(order, n, sizeof(*order), by_definition_then_address, in->funcs);
+	unsigned copy = 0;
+	for (unsigned k = 0; k < n; k++) {
+		const struct pv_rfunc *f = &in->funcs[order[k]];
+		copy = k && !definition_order(f, &in->funcs[order[k - 1]]) ? copy + 1 : 0;
+		size_t len;
+		char *key = function_key(f, copy, &len);
+		struct func_entry *e = NULL;
+		if (key)
+			HASH_FIND(hh, m->func_table, key, len, e);
+		if (e) {
+			free(key);
+		} else if (!key || !(e = calloc(1, sizeof(*e))) ||
+			   (e->index = new_function(m, f)) < 0) {
+			free(key);
+			free(e);
+			free(order);
+			return -1;
+		} else {
+			e->key = key;
+			e->len = len;
+			HASH_ADD_KEYPTR(hh, m->func_table, e->key, e->len, e);
+			if (pv_uthash_failed) {
+				free(order);
+				return -1;
+			}
+		}
+		struct pv_rfunc *out = &m->r.funcs[e->index];
+		out->calls += f->calls;
+		add_costs(out->self, f->self, in->nev);
+		add_costs(out->total, f->total, in->nev);
+		add_costs(out->raw_self, f->raw_self, in->nev);
+		add_costs(out->raw_total, f->raw_total, in->nev);
+		func_of[order[k]] = e->index;
+	}
+	free(order);
+	return 0;
+}
+
+/* The slot of the pair (first, second) in table, a new one at *used when
+ * it has none (*created then). The slot, or -1. */
+static int pair_slot(struct pair_entry **table, unsigned *used, int first, int second,
+		     int *created)
+{
+	uint64_t key = (uint64_t)(uint32_t)(first + 1) << 32 | (uint32_t)second;
+	struct pair_entry *e;
+	*created = 0;
+	HASH_FIND(hh, *table, &key, sizeof(key), e);
+	if (e)
+		return e->index;
+	if (!(e = malloc(sizeof(*e))))
+		return -1;
+	e->key = key;
+	e->index = (int)(*used)++;
+	HASH_ADD(hh, *table, key, sizeof(key), e);
+	if (pv_uthash_failed)
+		return -1; /* e may be in the table now: it is freed with it */
+	*created = 1;
+	return e->index;
+}
+
+static int merge_arcs(struct merged *m, const struct pv_report *in, const int *func_of)
+{
+	if (reserve((void **)&m->r.arcs, &m->cap_arcs, m->r.n_arcs, in->n_arcs,
+		    sizeof(*m->r.arcs)) < 0)
+		return -1;
+	for (unsigned i = 0; i < in->n_arcs; i++) {
+		const struct pv_rarc *a = &in->arcs[i];
+		int caller = a->caller < 0 ? -1 : func_of[a->caller], callee = func_of[a->callee];
+		int created, slot = pair_slot(&m->arc_table, &m->r.n_arcs, caller, callee, &created);
+		if (slot < 0)
+			return -1;
+		struct pv_rarc *out = &m->r.arcs[slot];
+		if (created) {
+			out->caller = caller;
+			out->callee = callee;
+		}
+		out->calls += a->calls;
+		out->nested_calls += a->nested_calls;
+		add_costs(out->total, a->total, in->nev);
+		add_costs(out->raw_total, a->raw_total, in->nev);
+	}
+	return 0;
+}
+
+/* A path is (its merged parent, its merged function): each input's paths
+ * come after their parents, so a parent is always merged first, and the
+ * merged paths keep that order. */
+static int merge_paths(struct merged *m, const struct pv_report *in, const int *func_of)
+{
+	int *path_of = malloc((in->n_paths ? in->n_paths : 1) * sizeof(*path_of));
+	if (!path_of || reserve((void **)&m->r.paths, &m->cap_paths, m->r.n_paths, in->n_paths,
+				sizeof(*m->r.paths)) < 0) {
+		free(path_of);
+		return -1;
+	}
+	for (unsigned i = 0; i < in->n_paths; i++) {
+		const struct pv_rpath *p = &in->paths[i];
+		int parent = p->parent < 0 ? -1 : path_of[p->parent], func = func_of[p->func];
+		int created, slot = pair_slot(&m->path_table, &m->r.n_paths, parent, func, &created);
+		if (slot < 0) {
+			free(path_of);
+			return -1;
+		}
+		struct pv_rpath *out = &m->r.paths[slot];
+		if (created) {
+			out->parent = parent;
+			out->func = func;
+		}
+		out->calls += p->calls;
+		add_costs(out->self, p->self, in->nev);
+		add_costs(out->total, p->total, in->nev);
+		add_costs(out->raw_self, p->raw_self, in->nev);
+		path_of[i] = slot;
+	}
+	free(path_of);
+	return 0;
+}
+
+static int merge_threads(struct merged *m, const struct pv_report *in)
+{
+	struct pv_rthread *grown = realloc(m->r.thread_list, (m->r.n_thread_list +
+							      in->n_thread_list + 1) *
+							     sizeof(*grown));
+	if (!grown)
+		return -1;
+	if (in->n_thread_list)
+		memcpy(grown + m->r.n_thread_list, in->thread_list,
+		       in->n_thread_list * sizeof(*grown));
+	m->r.thread_list = grown;
+	m->r.n_thread_list += in->n_thread_list;
+	return 0;
+}
+
+/* The processes that went into l: its own list when it is a merge. */
+static int merge_processes(struct merged *m, const struct pv_loaded *l)
+{
+	struct pv_rprocess *grown = realloc(m->processes, (m->r.n_processes + l->n_processes) *
+							       sizeof(*grown));
+	if (!grown)
+		return -1;
+	m->processes = grown;
+	m->r.processes = grown;
+	for (unsigned i = 0; i < l->n_processes; i++) {
+		const struct pv_rprocess *p = &l->processes[i];
+		const char *from = l->r.n_processes && p->from ? p->from : l->path;
+		struct pv_rprocess *out = &grown[m->r.n_processes];
+		out->pid = p->pid;
+		out->program = strdup(p->program ? p->program : "");
+		out->from = strdup(from);
+		if (!out->program || !out->from) {
+			free(out->program);
+			free(out->from);
+			return -1;
+		}
+		m->r.n_processes++;
+	}
+	return 0;
+}
+
+/* The run's own figures: sums, but the first's identity and calibration. */
+static void merge_run(struct merged *m, const struct pv_report *in, int first)
+{
+	struct pv_report *r = &m->r;
+	if (first) {
+		r->pid = in->pid;
+		r->nev = in->nev;
+		memcpy(r->caller_cost, in->caller_cost, sizeof(r->caller_cost));
+		memcpy(r->caller_miss_cost, in->caller_miss_cost, sizeof(r->caller_miss_cost));
+		memcpy(r->callee_cost, in->callee_cost, sizeof(r->callee_cost));
+		memcpy(r->multiplexed, in->multiplexed, sizeof(r->multiplexed));
+		r->compensated = in->compensated;
+		r->node_threshold = in->node_threshold;
+		r->edge_threshold = in->edge_threshold;
+	}
+	if (in->compensated != r->compensated)
+		m->mixed_compensation = 1;
+	r->compensated &= in->compensated;
+	add_costs(r->run_total, in->run_total, in->nev);
+	add_costs(r->raw_run_total, in->raw_run_total, in->nev);
+	add_costs(r->clamped, in->clamped, in->nev);
+	for (unsigned e = 0; e < in->nev; e++) /* the least counted, as a caption should say */
+		if (in->multiplexed[e] < r->multiplexed[e])
+			r->multiplexed[e] = in->multiplexed[e];
+	r->threads += in->threads;
+	r->stray_exits += in->stray_exits;
+	r->resyncs += in->resyncs;
+	r->losses.unrecorded_calls += in->losses.unrecorded_calls;
+	r->losses.merge_failures += in->losses.merge_failures;
+	r->losses.counters_lost += in->losses.counters_lost;
+	r->lost_records += in->lost_records;
+	if (in->wall_seconds > r->wall_seconds)
+		r->wall_seconds = in->wall_seconds;
+}
+
+static int merge_one(struct merged *m, const struct pv_loaded *l, int first)
+{
+	const struct pv_report *in = &l->r;
+	int *func_of = malloc((in->n_funcs ? in->n_funcs : 1) * sizeof(*func_of));
+	int rc = !func_of || merge_functions(m, in, func_of) < 0 || merge_arcs(m, in, func_of) < 0 ||
+		 merge_paths(m, in, func_of) < 0 || merge_threads(m, in) < 0 ||
+		 merge_processes(m, l) < 0 ? -1 : 0;
+	free(func_of);
+	merge_run(m, in, first);
+	m->with_paths += in->n_paths > 0;
+	m->without_paths += in->n_funcs && !in->n_paths;
+	return rc;
+}
+
+static void events_text(const struct pv_report *r, char *out, size_t size)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (unsigned e = 0; e < r->nev && used < size; e++)
+		used += (size_t)snprintf(out + used, size - used, "%s%s [%s]", e ? ", " : "",
+					 r->events[e].name, pv_event_unit(&r->events[e]));
+}
+
+/* Whether b counts what a does: the same events, in order, in the same
+ * units. Otherwise one line naming both files and their events. */
+static int same_events(const struct pv_loaded *a, const struct pv_loaded *b, const char *cmd)
+{
+	int same = a->r.nev == b->r.nev;
+	for (unsigned e = 0; same && e < a->r.nev; e++)
+		same = !strcmp(a->r.events[e].name, b->r.events[e].name) &&
+		       !strcmp(pv_event_unit(&a->r.events[e]), pv_event_unit(&b->r.events[e]));
+	if (!same) {
+		char ea[512], eb[512];
+		events_text(&a->r, ea, sizeof(ea));
+		events_text(&b->r, eb, sizeof(eb));
+		fprintf(stderr, "profviz %s: %s counts %s but %s counts %s: the events must be "
+			"the same, in the same order and units\n", cmd, a->path, ea, b->path, eb);
+	}
+	return same;
+}
+
+static void merged_free(struct merged *m)
+{
+	struct func_entry *f, *ftmp;
+	HASH_ITER(hh, m->func_table, f, ftmp) {
+		HASH_DEL(m->func_table, f);
+		free(f->key);
+		free(f);
+	}
+	struct pair_entry *tables[] = { m->arc_table, m->path_table }, *p, *ptmp;
+	for (int t = 0; t < 2; t++)
+		HASH_ITER(hh, tables[t], p, ptmp) {
+			HASH_DEL(tables[t], p);
+			free(p);
+		}
+	for (unsigned i = 0; i < m->r.n_processes; i++) {
+		free(m->processes[i].program);
+		free(m->processes[i].from);
+	}
+	free(m->processes);
+	free((char *)m->r.program);
+	pv_report_free(&m->r);
+}
+
+int pv_cmd_merge(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *output = NULL;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+		switch (opt) {
+		case 'o': output = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return PV_EXIT_TROUBLE;
+		}
+	}
+	if (!output || optind >= argc) {
+		fputs(!output && optind < argc ? "profviz merge: -o OUT is required\n" : usage,
+		      stderr);
+		return PV_EXIT_TROUBLE;
+	}
+	if (!pv_output_format_of(output)) {
+		char known[128];
+		pv_output_extensions(known, sizeof(known));
+		fprintf(stderr, "profviz merge: -o %s: no format for this name; end it in %s\n",
+			output, known);
+		return PV_EXIT_TROUBLE;
+	}
+
+	/* One input at a time, so that many ranks need the memory of one. */
+	struct merged m;
+	struct pv_loaded first, l;
+	memset(&m, 0, sizeof(m));
+	int status = PV_EXIT_TROUBLE;
+	if (pv_load(argv[optind], &first) < 0)
+		return PV_EXIT_TROUBLE;
+	memcpy(m.events, first.events, sizeof(m.events));
+	m.r.events = m.events;
+	if (!(m.r.program = strdup(first.r.program)) || merge_one(&m, &first, 1) < 0)
+		goto out_of_memory;
+	for (int i = optind + 1; i < argc; i++) {
+		if (pv_load(argv[i], &l) < 0)
+			goto out;
+		int fits = same_events(&first, &l, "merge");
+		int rc = fits ? merge_one(&m, &l, 0) : 0;
+		pv_loaded_free(&l);
+		if (!fits)
+			goto out;
+		if (rc < 0)
+			goto out_of_memory;
+	}
+	if (m.mixed_compensation)
+		fprintf(stderr, "profviz merge: warning: some profiles had the hooks' own cost "
+			"taken out and some not; their figures are summed as they are, and the "
+			"merge says it is not compensated\n");
+	if (m.with_paths && m.without_paths)
+		fprintf(stderr, "profviz merge: warning: %d of the profiles have no call paths "
+			"(written before JSON revision 2): the merged paths leave them out\n",
+			m.without_paths);
+	if (pv_report_sort(&m.r) < 0)
+		goto out_of_memory;
+	status = pv_write_to(output, &m.r) < 0 ? 1 : 0;
+	goto out;
+out_of_memory:
+	fprintf(stderr, "profviz merge: out of memory\n");
+out:
+	pv_loaded_free(&first);
+	merged_free(&m);
+	return status;
+}
