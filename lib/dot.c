@@ -14,63 +14,11 @@
 #include <string.h>
 
 #include "copies.h"
+#include "dotstyle.h"
 #include "output.h"
 
 #define PV_DOT_NAME_MAX 160    /* characters of a name shown in a box */
 #define PV_DOT_TOOLTIP_MAX 2000 /* graphviz limits a string to 16 KB */
-
-/* Write s as the inside of a dot string, cut at max bytes with "...". */
-static void dot_text(FILE *out, const char *s, size_t max)
-{
-	size_t len = s ? strlen(s) : 0;
-	int cut = len > max;
-	for (size_t i = 0; i < (cut ? max : len); i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fputc('\\', out), fputc(c, out);
-		else if (c < 0x20 || c == 0x7f)
-			fputc('?', out);
-		else if (c >= 0x80 && cut && i + 4 > max)
-			break; /* never split a UTF-8 sequence at the cut */
-		else
-			fputc(c, out);
-	}
-	if (cut)
-		fputs("...", out);
-}
-
-static void hsl_to_hex(double h, double s, double l, char hex[8])
-{
-	double q = l < 0.5 ? l * (1 + s) : l + s - l * s;
-	double p = 2 * l - q;
-	double rgb[3];
-	for (int i = 0; i < 3; i++) {
-		double t = h + (1 - i) / 3.0;
-		t -= floor(t);
-		double v;
-		if (t < 1 / 6.0)
-			v = p + (q - p) * 6 * t;
-		else if (t < 0.5)
-			v = q;
-		else if (t < 2 / 3.0)
-			v = p + (q - p) * (2 / 3.0 - t) * 6;
-		else
-			v = p;
-		rgb[i] = v;
-	}
-	snprintf(hex, 8, "#%02x%02x%02x", (int)lround(rgb[0] * 255), (int)lround(rgb[1] * 255),
-		 (int)lround(rgb[2] * 255));
-}
-
-/* Black text on light fills, white on dark (WCAG relative luminance). */
-static const char *text_colour(const char hex[8])
-{
-	unsigned r, g, b;
-	if (sscanf(hex, "#%2x%2x%2x", &r, &g, &b) != 3)
-		return "white";
-	double lum = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0;
-	return lum > 0.5 ? "black" : "white";
-}
 
 static double clamp01(double w)
 {
@@ -81,74 +29,12 @@ static double clamp01(double w)
 static void node_colour(double w, char hex[8])
 {
 	w = clamp01(w);
-	hsl_to_hex(2 / 3.0 * (1 - w), 0.8 + 0.2 * w, 0.25 + 0.25 * w, hex);
+	pv_hsl_to_hex(2 / 3.0 * (1 - w), 0.8 + 0.2 * w, 0.25 + 0.25 * w, hex);
 }
 
 static double share(uint64_t part, uint64_t whole)
 {
 	return whole ? (double)part / (double)whole : 0;
-}
-
-/* An amount of event e, scaled to be read at a glance. Only the event's
- * unit decides how: a perf clock is as much a time as the TSC. */
-static void human(FILE *out, uint64_t v, const struct pv_event *e)
-{
-	static const struct {
-		double size;
-		const char *ns, *count;
-	} steps[] = { { 1e9, "s", "G" }, { 1e6, "ms", "M" }, { 1e3, "us", "k" } };
-	int time = !strcmp(pv_event_unit(e), "ns");
-	double d = (double)v;
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-		if (d >= steps[i].size) {
-			fprintf(out, "%.3f %s", d / steps[i].size, time ? steps[i].ns : steps[i].count);
-			return;
-		}
-	fprintf(out, time ? "%" PRIu64 " ns" : "%" PRIu64, v);
-}
-
-/* A C++ name as a box shows it: without its parameters, and with template
- * arguments elided, "ns::Map<...>::find"; the tooltip has it whole. */
-static void short_name(const char *name, char *out, size_t size)
-{
-	/* The parameter list is the balanced (...) that ends the name, before
-	 * any qualifiers ("const", "&&"); "(anonymous namespace)" is not one. */
-	const char *end = name + strlen(name);
-	const char *close = strrchr(name, ')');
-	if (close && !strchr(close, '>')) {
-		int depth = 0;
-		for (const char *c = close; c >= name; c--) {
-			depth += *c == ')' ? 1 : *c == '(' ? -1 : 0;
-			if (depth == 0) {
-				if (c > name)
-					end = c;
-				break;
-			}
-		}
-	}
-	size_t len = 0;
-	int depth = 0;
-	for (const char *c = name; c < end && len + 5 < size; c++) {
-		if (c - name >= 8 && !strncmp(c - 8, "operator", 8) && strchr("<>", *c)) {
-			/* operator<, operator<<=, operator->: the name's own */
-			while (c < end && strchr("<>=-", *c) && len + 5 < size)
-				out[len++] = *c++;
-			c--;
-			continue;
-		}
-		if (*c == '<') {
-			if (depth++ == 0) {
-				memcpy(out + len, "<...", 4);
-				len += 4;
-			}
-		} else if (*c == '>' && depth > 0) {
-			if (--depth == 0)
-				out[len++] = '>';
-		} else if (depth == 0) {
-			out[len++] = *c;
-		}
-	}
-	out[len] = '\0';
 }
 
 static int find_event(const struct pv_report *r, const char *name)
@@ -232,11 +118,11 @@ static void write_compensation(FILE *out, const struct pv_report *r)
 	int time = !strcmp(pv_event_unit(&r->events[0]), "ns");
 	fprintf(out, "\\lcompensated: %.1f%s per call of the hooks' own cost taken out (raw total ",
 		r->caller_cost[0] + r->callee_cost[0], time ? " ns" : "");
-	human(out, r->raw_run_total[0], &r->events[0]);
+	pv_dot_amount(out, r->raw_run_total[0], &r->events[0]);
 	fputc(')', out);
 	if (r->clamped[0]) {
 		fputs("; ", out);
-		human(out, r->clamped[0], &r->events[0]);
+		pv_dot_amount(out, r->clamped[0], &r->events[0]);
 		fputs(" left in, where a self was smaller", out);
 	}
 }
@@ -269,7 +155,7 @@ static void write_threads(FILE *out, const struct pv_report *r)
 	for (unsigned i = 0; i < r->n_thread_list && i < PV_DOT_THREADS_SHOWN; i++) {
 		const struct pv_rthread *t = order[i];
 		fprintf(out, "\\l  thread %d: ", (int)t->tid);
-		human(out, t->total[0], &r->events[0]);
+		pv_dot_amount(out, t->total[0], &r->events[0]);
 		fprintf(out, ", %.3f s wall", t->wall_seconds);
 		if (t->cpu_seconds >= 0)
 			fprintf(out, ", %.3f s CPU", t->cpu_seconds);
@@ -282,19 +168,19 @@ static void write_threads(FILE *out, const struct pv_report *r)
 
 static void write_graph_label(FILE *out, const struct pv_report *r, const struct selection *sel)
 {
-	dot_text(out, base_name(r->program), 256);
+	pv_dot_text(out, base_name(r->program), 256);
 	fprintf(out, " (pid %d)\\l", r->pid);
 	fputs("event: ", out);
-	dot_text(out, r->events[0].name, 128);
+	pv_dot_text(out, r->events[0].name, 128);
 	fprintf(out, " [%s] via %s", pv_event_unit(&r->events[0]),
 		pv_backend_name(r->events[0].backend));
 	for (unsigned i = 1; i < r->nev; i++) {
 		fputs(", ", out);
-		dot_text(out, r->events[i].name, 128);
+		pv_dot_text(out, r->events[i].name, 128);
 		fprintf(out, " via %s", pv_backend_name(r->events[i].backend));
 	}
 	fputs("\\ltotal: ", out);
-	human(out, r->run_total[0], &r->events[0]);
+	pv_dot_amount(out, r->run_total[0], &r->events[0]);
 	fprintf(out, " over %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
 	for (unsigned i = 0; i < r->nev; i++)
 		if (r->multiplexed[i] < 1.0)
@@ -314,7 +200,7 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	if (r->colour_by_self)
 		fputs("boxes coloured by self share\\l", out);
 	if (r->view) {
-		dot_text(out, r->view, 512);
+		pv_dot_text(out, r->view, 512);
 		fputs("\\l", out);
 	}
 }
@@ -325,11 +211,11 @@ static void write_program_node(FILE *out, const struct pv_report *r)
 	char hex[8];
 	node_colour(1.0, hex);
 	fprintf(out, "  root [label=\"");
-	dot_text(out, base_name(r->program), PV_DOT_NAME_MAX);
+	pv_dot_text(out, base_name(r->program), PV_DOT_NAME_MAX);
 	fputs(" (program)\\n100.00%\\n", out);
-	human(out, r->run_total[0], &r->events[0]);
+	pv_dot_amount(out, r->run_total[0], &r->events[0]);
 	fprintf(out, "\", shape=oval, fillcolor=\"%s\", fontcolor=%s, tooltip=\"calls from "
-		"outside instrumented code\"];\n", hex, text_colour(hex));
+		"outside instrumented code\"];\n", hex, pv_text_colour(hex));
 }
 
 /* The box's text: [library], name, total %, (self %), calls, the other
@@ -342,15 +228,15 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 	const int cycles = find_event(r, "cycles"), instructions = find_event(r, "instructions");
 	if (f->sym.module[0] && strcmp(f->sym.module, r->program)) {
 		fputc('[', out);
-		dot_text(out, base_name(f->sym.module), 64);
+		pv_dot_text(out, base_name(f->sym.module), 64);
 		fputs("]\\n", out);
 	}
 	char shown[PV_DOT_NAME_MAX + 1];
-	short_name(f->sym.name, shown, sizeof(shown));
-	dot_text(out, shown, PV_DOT_NAME_MAX);
+	pv_short_name(f->sym.name, shown, sizeof(shown));
+	pv_dot_text(out, shown, PV_DOT_NAME_MAX);
 	if (ambiguous && f->sym.file) { /* two boxes never look alike */
 		fputs("\\n", out);
-		dot_text(out, base_name(f->sym.file), 64);
+		pv_dot_text(out, base_name(f->sym.file), 64);
 		fprintf(out, ":%d", f->sym.line);
 	} else if (ambiguous) {
 		fprintf(out, "\\n@%p", f->fn);
@@ -359,7 +245,7 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 		100 * share(f->self[0], run), f->calls);
 	for (unsigned e = 1; e < r->nev; e++) {
 		fputs("\\n", out);
-		dot_text(out, r->events[e].name, 40);
+		pv_dot_text(out, r->events[e].name, 40);
 		fprintf(out, ": %.2f%% (%.2f%%)", 100 * share(f->total[e], r->run_total[e]),
 			100 * share(f->self[e], r->run_total[e]));
 	}
@@ -371,26 +257,26 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 static void write_function_tooltip(FILE *out, const struct pv_report *r,
 				   const struct pv_rfunc *f)
 {
-	dot_text(out, f->sym.name, PV_DOT_TOOLTIP_MAX);
+	pv_dot_text(out, f->sym.name, PV_DOT_TOOLTIP_MAX);
 	if (f->sym.file) {
 		fputs("\\n", out);
-		dot_text(out, f->sym.file, 512);
+		pv_dot_text(out, f->sym.file, 512);
 		fprintf(out, ":%d", f->sym.line);
 	}
 	fputs("\\n", out);
-	dot_text(out, f->sym.module, 512);
+	pv_dot_text(out, f->sym.module, 512);
 	if (f->copies > 1)
 		fprintf(out, "\\n%u copies of it (defined in a header, compiled into several "
 			"files), shown as one", f->copies);
 	fputs("\\ntotal ", out);
-	human(out, f->total[0], &r->events[0]);
+	pv_dot_amount(out, f->total[0], &r->events[0]);
 	fputs(", self ", out);
-	human(out, f->self[0], &r->events[0]);
+	pv_dot_amount(out, f->self[0], &r->events[0]);
 	if (r->compensated) {
 		fputs("\\nwith the hooks' own cost: total ", out);
-		human(out, f->raw_total[0], &r->events[0]);
+		pv_dot_amount(out, f->raw_total[0], &r->events[0]);
 		fputs(", self ", out);
-		human(out, f->raw_self[0], &r->events[0]);
+		pv_dot_amount(out, f->raw_self[0], &r->events[0]);
 	}
 }
 
@@ -401,7 +287,7 @@ static void write_function_node(FILE *out, const struct pv_report *r, const stru
 	node_colour(share(r->colour_by_self ? f->self[0] : f->total[0], r->run_total[0]), hex);
 	fprintf(out, "  f%d [label=\"", f->id);
 	write_function_label(out, r, f, ambiguous);
-	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, tooltip=\"", hex, text_colour(hex));
+	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, tooltip=\"", hex, pv_text_colour(hex));
 	write_function_tooltip(out, r, f);
 	fputs("\"];\n", out);
 }

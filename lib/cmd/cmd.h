@@ -52,9 +52,12 @@ void pv_loaded_free(struct pv_loaded *l);
 int pv_find_function(const struct pv_report *r, const char *name, const char *path);
 
 /* Write r to path in the format its extension asks for (atomically, as the
- * runtime does), or to stdout as fmt_ext when path is "-". 0, or -1 after a
- * message. */
+ * runtime does). 0, or -1 after a message. */
 int pv_write_to(const char *path, const struct pv_report *r);
+
+/* Whether b counts what a does: the same events, in order, in the same
+ * units. Otherwise one line naming both files and their events. */
+int pv_same_events(const struct pv_loaded *a, const struct pv_loaded *b, const char *cmd);
 
 /* Parse a percentage ("0.5", "0.5%") or a count for an option: 0, or -1
  * after a message naming the option. */

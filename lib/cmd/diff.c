@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "dotstyle.h"
 #include "copies.h"
 #include "output.h"
 #include "pv_uthash.h"
@@ -267,107 +268,20 @@ static int select_shown(struct diff *d, double node_min, double edge_min, unsign
 
 /* ---- the graph ---- */
 
-static void dot_text(FILE *out, const char *s, size_t max)
-{
-	size_t len = strlen(s);
-	for (size_t i = 0; i < len && i < max; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fputc('\\', out), fputc(c, out);
-		else if (c < 0x20 || c == 0x7f)
-			fputc('?', out);
-		else if (c >= 0x80 && len > max && i + 4 > max)
-			break; /* never split a UTF-8 sequence at the cut */
-		else
-			fputc(c, out);
-	}
-	if (len > max)
-		fputs("...", out);
-}
-
-/* A C++ name as a box shows it: without its parameter list (the balanced
- * "(...)" that closes it) and with template arguments elided. */
-static void short_name(const char *name, char *out, size_t size)
-{
-	const char *end = name + strlen(name), *close = strrchr(name, ')');
-	if (close && !strchr(close, '>')) {
-		int depth = 0;
-		for (const char *c = close; c > name; c--) {
-			depth += *c == ')' ? 1 : *c == '(' ? -1 : 0;
-			if (!depth) {
-				end = c;
-				break;
-			}
-		}
-	}
-	size_t len = 0;
-	int depth = 0;
-	for (const char *c = name; c < end && len + 5 < size; c++) {
-		int operator_sign = c - name >= 8 && !strncmp(c - 8, "operator", 8);
-		if (*c == '<' && !operator_sign) {
-			if (depth++ == 0)
-				memcpy(out + len, "<...", 4), len += 4;
-		} else if (*c == '>' && depth > 0 && !operator_sign) {
-			if (--depth == 0)
-				out[len++] = '>';
-		} else if (depth == 0) {
-			out[len++] = *c;
-		}
-	}
-	out[len] = '\0';
-}
-
-static void human(FILE *out, double v, const struct pv_event *e)
-{
-	static const struct {
-		double size;
-		const char *ns, *count;
-	} steps[] = { { 1e9, "s", "G" }, { 1e6, "ms", "M" }, { 1e3, "us", "k" } };
-	int time = !strcmp(pv_event_unit(e), "ns");
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-		if (fabs(v) >= steps[i].size) {
-			fprintf(out, "%.3f %s", v / steps[i].size, time ? steps[i].ns : steps[i].count);
-			return;
-		}
-	fprintf(out, time ? "%.0f ns" : "%.0f", v);
-}
-
-static void hsl_to_hex(double h, double s, double l, char hex[8])
-{
-	double q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q, rgb[3];
-	for (int i = 0; i < 3; i++) {
-		double t = h + (1 - i) / 3.0;
-		t -= floor(t);
-		rgb[i] = t < 1 / 6.0 ? p + (q - p) * 6 * t
-		       : t < 0.5 ? q
-		       : t < 2 / 3.0 ? p + (q - p) * (2 / 3.0 - t) * 6 : p;
-	}
-	snprintf(hex, 8, "#%02x%02x%02x", (int)lround(rgb[0] * 255), (int)lround(rgb[1] * 255),
-		 (int)lround(rgb[2] * 255));
-}
-
 /* Grey for no change; red for more, blue for less (told apart without
  * red-green sight), deeper the larger the change against the largest. A
  * line (an arc) is darker than a box's fill, to be seen on white. */
 static void change_colour(const struct diff *d, double points, int line, char hex[8])
 {
 	if (fabs(points) < PV_DIFF_UNCHANGED) {
-		hsl_to_hex(0, 0, line ? 0.6 : 0.85, hex);
+		pv_hsl_to_hex(0, 0, line ? 0.6 : 0.85, hex);
 		return;
 	}
 	double w = fmin(fabs(points) / d->colour_scale, 1);
 	if (line)
-		hsl_to_hex(points > 0 ? 0 : 0.6, 0.4 + 0.5 * w, 0.62 - 0.2 * w, hex);
+		pv_hsl_to_hex(points > 0 ? 0 : 0.6, 0.4 + 0.5 * w, 0.62 - 0.2 * w, hex);
 	else
-		hsl_to_hex(points > 0 ? 0 : 0.6, 0.25 + 0.65 * w, 0.82 - 0.37 * w, hex);
-}
-
-static const char *text_colour(const char hex[8])
-{
-	unsigned r, g, b;
-	if (sscanf(hex, "#%2x%2x%2x", &r, &g, &b) != 3)
-		return "black";
-	return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0 > 0.5 ? "black" : "white";
+		pv_hsl_to_hex(points > 0 ? 0 : 0.6, 0.25 + 0.65 * w, 0.82 - 0.37 * w, hex);
 }
 
 /* "+3.20 pts, +40%": the change in points of the reference, and of the
@@ -391,11 +305,11 @@ static void write_node(FILE *out, const struct diff *d, int id, const struct nod
 	fprintf(out, "  f%d [label=\"", id);
 	if (f->sym.module[0] && strcmp(base_name(f->sym.module), base_name(d->vb->program))) {
 		fputc('[', out);
-		dot_text(out, base_name(f->sym.module), 64);
+		pv_dot_text(out, base_name(f->sym.module), 64);
 		fputs("]\\n", out);
 	}
-	short_name(f->sym.name, shown, sizeof(shown));
-	dot_text(out, shown, PV_DIFF_NAME_MAX);
+	pv_short_name(f->sym.name, shown, sizeof(shown));
+	pv_dot_text(out, shown, PV_DIFF_NAME_MAX);
 	if (removed)
 		fprintf(out, "\\nremoved\\nwas %.2f%%\\n(%.2f%%)\\n", total.share_a, self.share_a);
 	else
@@ -403,28 +317,28 @@ static void write_node(FILE *out, const struct diff *d, int id, const struct nod
 			self.share_b);
 	write_change(out, &total, !is_new && !removed && n->a.total, ", ");
 	fprintf(out, "\\n%" PRIu64 " \xe2\x86\x92 %" PRIu64 "\xc3\x97\", fillcolor=\"%s\", "
-		"fontcolor=%s", n->a.calls, n->b.calls, hex, text_colour(hex));
+		"fontcolor=%s", n->a.calls, n->b.calls, hex, pv_text_colour(hex));
 	if (is_new)
 		fputs(", style=\"filled,bold\", penwidth=3", out);
 	else if (removed)
 		fputs(", style=\"filled,dashed\", penwidth=2", out);
 	fputs(", tooltip=\"", out);
-	dot_text(out, f->sym.name, 2000);
+	pv_dot_text(out, f->sym.name, 2000);
 	if (f->sym.file) {
 		fputs("\\n", out);
-		dot_text(out, f->sym.file, 512);
+		pv_dot_text(out, f->sym.file, 512);
 		fprintf(out, ":%d", f->sym.line);
 	}
 	fputs("\\n", out);
-	dot_text(out, f->sym.module, 512);
+	pv_dot_text(out, f->sym.module, 512);
 	fputs("\\ntotal ", out);
-	human(out, d->scale * (double)n->a.total, &d->vb->events[0]);
+	pv_dot_amount(out, d->scale * (double)n->a.total, &d->vb->events[0]);
 	fputs(" -> ", out);
-	human(out, (double)n->b.total, &d->vb->events[0]);
+	pv_dot_amount(out, (double)n->b.total, &d->vb->events[0]);
 	fputs(", self ", out);
-	human(out, d->scale * (double)n->a.self, &d->vb->events[0]);
+	pv_dot_amount(out, d->scale * (double)n->a.self, &d->vb->events[0]);
 	fputs(" -> ", out);
-	human(out, (double)n->b.self, &d->vb->events[0]);
+	pv_dot_amount(out, (double)n->b.self, &d->vb->events[0]);
 	fputs("\\nself: ", out);
 	write_change(out, &self, n->a.self > 0, ", ");
 	fputs("\"];\n", out);
@@ -464,11 +378,11 @@ static void write_edge(FILE *out, const struct diff *d, const struct edge *e)
 static void write_run(FILE *out, const char *which, const struct pv_loaded *l)
 {
 	fprintf(out, "%s = ", which);
-	dot_text(out, l->path, 200);
+	pv_dot_text(out, l->path, 200);
 	fputs(" (", out);
-	dot_text(out, base_name(l->r.program), 100);
+	pv_dot_text(out, base_name(l->r.program), 100);
 	fprintf(out, ", pid %d): total ", l->r.pid);
-	human(out, (double)l->r.run_total[0], &l->r.events[0]);
+	pv_dot_amount(out, (double)l->r.run_total[0], &l->r.events[0]);
 	fputs("\\l", out);
 }
 
@@ -480,7 +394,7 @@ static void write_caption(FILE *out, const struct diff *d, double node, double e
 	write_run(out, "A (before)", d->a);
 	write_run(out, "B (after)", d->b);
 	fputs("event: ", out);
-	dot_text(out, rb->events[0].name, 128);
+	pv_dot_text(out, rb->events[0].name, 128);
 	fprintf(out, " [%s]\\l", pv_event_unit(&rb->events[0]));
 	if (d->scale != 1)
 		fprintf(out, "normalized: A's costs scaled by %.4f so that both totals are equal; "
@@ -509,15 +423,15 @@ static void write_root(FILE *out, const struct diff *d)
 	char hex[8];
 	change_colour(d, c.points, 0, hex);
 	fputs("  root [label=\"", out);
-	dot_text(out, base_name(d->vb->program), PV_DIFF_NAME_MAX);
+	pv_dot_text(out, base_name(d->vb->program), PV_DIFF_NAME_MAX);
 	fprintf(out, " (program)\\n%.2f%%\\n", c.share_b);
 	write_change(out, &c, 1, ", ");
 	fputs("\\n", out);
-	human(out, d->scale * (double)d->va->run_total[0], &d->vb->events[0]);
+	pv_dot_amount(out, d->scale * (double)d->va->run_total[0], &d->vb->events[0]);
 	fputs(" \xe2\x86\x92 ", out);
-	human(out, (double)d->vb->run_total[0], &d->vb->events[0]);
+	pv_dot_amount(out, (double)d->vb->run_total[0], &d->vb->events[0]);
 	fprintf(out, "\", shape=oval, fillcolor=\"%s\", fontcolor=%s, tooltip=\"calls from "
-		"outside instrumented code\"];\n", hex, text_colour(hex));
+		"outside instrumented code\"];\n", hex, pv_text_colour(hex));
 }
 
 static int write_graph(FILE *out, const struct diff *d, double node, double edge,
@@ -576,9 +490,9 @@ static int write_report(const struct diff *d, unsigned top)
 	const struct pv_event *e = &rb->events[0];
 	struct change run = change_of(d, ra->run_total[0], rb->run_total[0]);
 	printf("A (before): %s, %s pid %d, total ", d->a->path, ra->program, ra->pid);
-	human(stdout, (double)ra->run_total[0], e);
+	pv_dot_amount(stdout, (double)ra->run_total[0], e);
 	printf("\nB (after):  %s, %s pid %d, total ", d->b->path, rb->program, rb->pid);
-	human(stdout, (double)rb->run_total[0], e);
+	pv_dot_amount(stdout, (double)rb->run_total[0], e);
 	if (ra->run_total[0])
 		printf(" (%+.1f%%)", 100 * ((double)rb->run_total[0] / (double)ra->run_total[0] - 1));
 	printf("\nevent %s [%s]; ", e->name, pv_event_unit(e));
@@ -623,31 +537,6 @@ static int write_report(const struct diff *d, unsigned top)
 }
 
 /* ---- the command ---- */
-
-static void events_text(const struct pv_report *r, char *out, size_t size)
-{
-	size_t used = 0;
-	out[0] = '\0';
-	for (unsigned e = 0; e < r->nev && used < size; e++)
-		used += (size_t)snprintf(out + used, size - used, "%s%s [%s]", e ? ", " : "",
-					 r->events[e].name, pv_event_unit(&r->events[e]));
-}
-
-static int same_events(const struct pv_loaded *a, const struct pv_loaded *b)
-{
-	int same = a->r.nev == b->r.nev;
-	for (unsigned e = 0; same && e < a->r.nev; e++)
-		same = !strcmp(a->r.events[e].name, b->r.events[e].name) &&
-		       !strcmp(pv_event_unit(&a->r.events[e]), pv_event_unit(&b->r.events[e]));
-	if (!same) {
-		char ea[512], eb[512];
-		events_text(&a->r, ea, sizeof(ea));
-		events_text(&b->r, eb, sizeof(eb));
-		fprintf(stderr, "profviz diff: %s counts %s but %s counts %s: only runs of the "
-			"same events compare\n", a->path, ea, b->path, eb);
-	}
-	return same;
-}
 
 static void diff_free(struct diff *d)
 {
@@ -719,7 +608,7 @@ int pv_cmd_diff(int argc, char **argv)
 	int status = PV_EXIT_TROUBLE;
 	struct pv_report va, vb;
 	struct diff d = { .a = &a, .b = &b, .va = &va, .vb = &vb, .scale = 1 };
-	if (!same_events(&a, &b))
+	if (!pv_same_events(&a, &b, "diff"))
 		goto out_loaded;
 	if (pv_copies_merge(&a.r, &va) < 0)
 		goto out_of_memory_loaded;

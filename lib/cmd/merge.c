@@ -354,33 +354,6 @@ static int merge_one(struct merged *m, const struct pv_loaded *l, int first)
 	return rc;
 }
 
-static void events_text(const struct pv_report *r, char *out, size_t size)
-{
-	size_t used = 0;
-	out[0] = '\0';
-	for (unsigned e = 0; e < r->nev && used < size; e++)
-		used += (size_t)snprintf(out + used, size - used, "%s%s [%s]", e ? ", " : "",
-					 r->events[e].name, pv_event_unit(&r->events[e]));
-}
-
-/* Whether b counts what a does: the same events, in order, in the same
- * units. Otherwise one line naming both files and their events. */
-static int same_events(const struct pv_loaded *a, const struct pv_loaded *b, const char *cmd)
-{
-	int same = a->r.nev == b->r.nev;
-	for (unsigned e = 0; same && e < a->r.nev; e++)
-		same = !strcmp(a->r.events[e].name, b->r.events[e].name) &&
-		       !strcmp(pv_event_unit(&a->r.events[e]), pv_event_unit(&b->r.events[e]));
-	if (!same) {
-		char ea[512], eb[512];
-		events_text(&a->r, ea, sizeof(ea));
-		events_text(&b->r, eb, sizeof(eb));
-		fprintf(stderr, "profviz %s: %s counts %s but %s counts %s: the events must be "
-			"the same, in the same order and units\n", cmd, a->path, ea, b->path, eb);
-	}
-	return same;
-}
-
 static void merged_free(struct merged *m)
 {
 	struct func_entry *f, *ftmp;
@@ -447,7 +420,7 @@ int pv_cmd_merge(int argc, char **argv)
 	for (int i = optind + 1; i < argc; i++) {
 		if (pv_load(argv[i], &l) < 0)
 			goto out;
-		int fits = same_events(&first, &l, "merge");
+		int fits = pv_same_events(&first, &l, "merge");
 		int rc = fits ? merge_one(&m, &l, 0) : 0;
 		pv_loaded_free(&l);
 		if (!fits)

@@ -1,0 +1,29 @@
+/*
+ * dotstyle.h — how profviz's graphs look: text made safe for dot, names
+ * as boxes show them, colours, amounts at a glance (dotstyle.c).
+ */
+#ifndef PV_DOTSTYLE_H
+#define PV_DOTSTYLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "counters.h"
+
+/* Write s as the inside of a dot string, cut at max bytes with "...". */
+void pv_dot_text(FILE *out, const char *s, size_t max);
+
+/* A C++ name without its parameters, template arguments elided:
+ * "ns::Map<...>::find". */
+void pv_short_name(const char *name, char *out, size_t size);
+
+/* "#rrggbb" of a colour given as hue, saturation, lightness (0-1 each). */
+void pv_hsl_to_hex(double h, double s, double l, char hex[8]);
+
+/* The text colour that reads on fill hex: black on light, white on dark. */
+const char *pv_text_colour(const char hex[8]);
+
+/* An amount of event e at a glance: "1.234 ms", "5.600 M", "12 ns". */
+void pv_dot_amount(FILE *out, double v, const struct pv_event *e);
+
+#endif /* PV_DOTSTYLE_H */
