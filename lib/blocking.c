@@ -33,32 +33,18 @@ void __cyg_profile_func_exit(void *fn, void *call_site);
 static void *libc_fns[PV_WAIT_COUNT];
 static void *libc_trylock, *libc_tryrdlock, *libc_trywrlock;
 
-/* libc's function behind a wrapper, looked up once: at start-up, or (a
- * constructor that waits) on its first call. */
-static void *resolved(void **slot, const char *name)
-{
-	void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = dlsym(RTLD_NEXT, name);
-		if (!f)
-			abort(); /* libc without the function the program just called */
-		__atomic_store_n(slot, f, __ATOMIC_RELEASE);
-	}
-	return f;
-}
-
 static void *libc_fn(enum pv_wait w)
 {
-	return resolved(&libc_fns[w], pv_wait_name(&pv_wait_markers[w]));
+	return pv_next_symbol(&libc_fns[w], pv_wait_name(&pv_wait_markers[w]));
 }
 
 void pv_blocking_init(void)
 {
 	for (int w = 0; w < PV_WAIT_COUNT; w++)
 		libc_fn((enum pv_wait)w);
-	resolved(&libc_trylock, "pthread_mutex_trylock");
-	resolved(&libc_tryrdlock, "pthread_rwlock_tryrdlock");
-	resolved(&libc_trywrlock, "pthread_rwlock_trywrlock");
+	pv_next_symbol(&libc_trylock, "pthread_mutex_trylock");
+	pv_next_symbol(&libc_tryrdlock, "pthread_rwlock_tryrdlock");
+	pv_next_symbol(&libc_trywrlock, "pthread_rwlock_trywrlock");
 }
 
 /* Set while the runtime takes its own lock: its wait is not the program's.
@@ -155,7 +141,7 @@ int pv_runtime_mutex_lock(pthread_mutex_t *m)
 
 PV_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	int got = ((mutex_fn *)resolved(&libc_trylock, "pthread_mutex_trylock"))(m);
+	int got = ((mutex_fn *)pv_next_symbol(&libc_trylock, "pthread_mutex_trylock"))(m);
 	if (got != EBUSY)
 		return got;
 	WAITING(int, mutex_fn, pthread_mutex_lock, m);
@@ -163,7 +149,7 @@ PV_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 
 PV_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
-	int got = ((rwlock_fn *)resolved(&libc_tryrdlock, "pthread_rwlock_tryrdlock"))(l);
+	int got = ((rwlock_fn *)pv_next_symbol(&libc_tryrdlock, "pthread_rwlock_tryrdlock"))(l);
 	if (got != EBUSY)
 		return got;
 	WAITING(int, rwlock_fn, pthread_rwlock_rdlock, l);
@@ -171,7 +157,7 @@ PV_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 
 PV_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
-	int got = ((rwlock_fn *)resolved(&libc_trywrlock, "pthread_rwlock_trywrlock"))(l);
+	int got = ((rwlock_fn *)pv_next_symbol(&libc_trywrlock, "pthread_rwlock_trywrlock"))(l);
 	if (got != EBUSY)
 		return got;
 	WAITING(int, rwlock_fn, pthread_rwlock_wrlock, l);

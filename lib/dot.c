@@ -257,14 +257,7 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 static void write_function_tooltip(FILE *out, const struct pv_report *r,
 				   const struct pv_rfunc *f)
 {
-	pv_dot_text(out, f->sym.name, PV_DOT_TOOLTIP_MAX);
-	if (f->sym.file) {
-		fputs("\\n", out);
-		pv_dot_text(out, f->sym.file, 512);
-		fprintf(out, ":%d", f->sym.line);
-	}
-	fputs("\\n", out);
-	pv_dot_text(out, f->sym.module, 512);
+	pv_dot_definition(out, &f->sym, PV_DOT_TOOLTIP_MAX);
 	if (f->copies > 1)
 		fprintf(out, "\\n%u copies of it (defined in a header, compiled into several "
 			"files), shown as one", f->copies);

@@ -119,3 +119,15 @@ void pv_short_name(const char *name, char *out, size_t size)
 	}
 	out[len] = '\0';
 }
+
+void pv_dot_definition(FILE *out, const struct pv_symbol *sym, size_t name_max)
+{
+	pv_dot_text(out, sym->name, name_max);
+	if (sym->file) {
+		fputs("\\n", out);
+		pv_dot_text(out, sym->file, 512);
+		fprintf(out, ":%d", sym->line);
+	}
+	fputs("\\n", out);
+	pv_dot_text(out, sym->module, 512);
+}

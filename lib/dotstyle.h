@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "counters.h"
+#include "symbols.h"
 
 /* Write s as the inside of a dot string, cut at max bytes with "...". */
 void pv_dot_text(FILE *out, const char *s, size_t max);
@@ -25,5 +26,8 @@ const char *pv_text_colour(const char hex[8]);
 
 /* An amount of event e at a glance: "1.234 ms", "5.600 M", "12 ns". */
 void pv_dot_amount(FILE *out, double v, const struct pv_event *e);
+
+/* For a tooltip: the whole name, file:line where known, and the module. */
+void pv_dot_definition(FILE *out, const struct pv_symbol *sym, size_t name_max);
 
 #endif /* PV_DOTSTYLE_H */

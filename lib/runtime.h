@@ -5,6 +5,8 @@
 #ifndef PV_RUNTIME_H
 #define PV_RUNTIME_H
 
+#include <dlfcn.h>
+#include <stdlib.h>
 #include <pthread.h>
 
 #include "compiler.h"
@@ -45,6 +47,21 @@ PV_HIDDEN void pv_runtime_module_closed(void *closing);
 
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
+
+/* libc's function behind a wrapper, kept in *slot: looked up at start-up
+ * (a switch or a wait may come from a signal handler, where dlsym is not
+ * safe), or on the first call of one made before start-up. */
+static inline void *pv_next_symbol(void **slot, const char *name)
+{
+	void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = dlsym(RTLD_NEXT, name);
+		if (!f)
+			abort(); /* libc without the function the program just called */
+		__atomic_store_n(slot, f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
 
 /* Look up libc's functions behind the wrappers, while it is safe to. */
 PV_HIDDEN void pv_interpose_init(void);

@@ -26,21 +26,7 @@ static makecontext_fn *next_makecontext;
 static swapcontext_fn *next_swapcontext;
 static setcontext_fn *next_setcontext;
 
-/* Looked up at start-up: a switch may come from a signal handler, where
- * dlsym is not safe. One before start-up looks its function up then. */
-static void *next_symbol(void **slot, const char *name)
-{
-	void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = dlsym(RTLD_NEXT, name);
-		if (!f)
-			abort(); /* libc without the function the program just called */
-		__atomic_store_n(slot, f, __ATOMIC_RELEASE);
-	}
-	return f;
-}
-
-#define PV_NEXT(name) ((name##_fn *)next_symbol((void **)&next_##name, #name))
+#define PV_NEXT(name) ((name##_fn *)pv_next_symbol((void **)&next_##name, #name))
 
 void pv_ucontext_init(void)
 {

@@ -323,14 +323,7 @@ static void write_node(FILE *out, const struct diff *d, int id, const struct nod
 	else if (removed)
 		fputs(", style=\"filled,dashed\", penwidth=2", out);
 	fputs(", tooltip=\"", out);
-	pv_dot_text(out, f->sym.name, 2000);
-	if (f->sym.file) {
-		fputs("\\n", out);
-		pv_dot_text(out, f->sym.file, 512);
-		fprintf(out, ":%d", f->sym.line);
-	}
-	fputs("\\n", out);
-	pv_dot_text(out, f->sym.module, 512);
+	pv_dot_definition(out, &f->sym, 2000);
 	fputs("\\ntotal ", out);
 	pv_dot_amount(out, d->scale * (double)n->a.total, &d->vb->events[0]);
 	fputs(" -> ", out);
