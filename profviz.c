@@ -12,6 +12,7 @@ static const struct pv_command commands[] = {
 	{ "report", "the flat profile and the hottest arcs, in the terminal", pv_cmd_report },
 	{ "dot", "the call graph again: other thresholds, a focus, a root", pv_cmd_dot },
 	{ "convert", "write a saved profile in another format (by extension)", pv_cmd_convert },
+	{ "html", "one offline page to explore the profile: graph, table, icicle", pv_cmd_html },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
