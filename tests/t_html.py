@@ -61,6 +61,11 @@ with t.case("command"):
     t.ok(isinstance(boxes, list) and len(boxes) == len(funcs), "html: a box for each function id")
     t.ok(not re.search(r"<(script|link|img|iframe)[^>]*\s(src|href)=", page),
          "html: nothing loaded from elsewhere")
+    viz = os.path.join(h.ROOT, "viz")
+    inlined = [n for n in os.listdir(viz) if n.endswith((".js", ".css"))]
+    t.ok(inlined and not [n for n in inlined if re.search(r"</(script|style)",
+                                                           open(os.path.join(viz, n)).read(), re.I)],
+         "html: no viz/ file could end the element it is inlined in")
     # The graph's boxes are the dot writer's: the same names under the same keys.
     d = profviz("dot", HOT_JSON)
     dot_names = dict(re.findall(r'^  (f\d+) \[label="([^"\\]*)', d.stdout, re.M))
@@ -70,6 +75,22 @@ with t.case("command"):
          "%r\n%r" % (svg_names, dot_names))
     t.ok(all(name_of[i] == dot_names.get("f%d" % b, name_of[i]) for i, b in enumerate(boxes)),
          "html: each function's box has its name")
+
+with t.case("copies"):
+    # A header's static function: two ids in the JSON, one box in the graph.
+    cp = h.build("copies", sources=["copies.c", "copies_other.c"], flags=FLAGS)
+    h.run([cp], outputs="copies.json", workdir=tmp)
+    cprof = json.load(open(os.path.join(tmp, "copies.json")))
+    r = profviz("html", "-n", "0", "-e", "0", "-o", "copies.html", os.path.join(tmp, "copies.json"))
+    cpage = open(os.path.join(tmp, "copies.html"), encoding="utf-8").read()
+    cboxes = embedded(cpage, "boxes")
+    source = [(f["name"], f.get("file"), f.get("line")) for f in cprof["functions"]]
+    helpers = [i for i, f in enumerate(cprof["functions"]) if f["name"] == "helper"]
+    t.ok(len(helpers) == 2 and cboxes[helpers[0]] == cboxes[helpers[1]],
+         "copies: the two ids of one header function share a box", (helpers, cboxes))
+    t.eq(len(set(cboxes)), len(set(source)), "copies: a box per function as its source defines it")
+    label = re.search(r"<title>f%d</title>.*?<text[^>]*>([^<]*)</text>" % cboxes[helpers[0]], cpage, re.S)
+    t.ok(label and label.group(1) == "helper", "copies: that box is helper's in the SVG")
 
 with t.case("errors"):
     bad = os.path.join(tmp, "bad.json")

@@ -169,12 +169,14 @@ PV.graph = {
     if (h < y1 - y0 + 2 * pad) { h = y1 - y0 + 2 * pad; w = h / aspect; }
     this.setBox({ x: (x0 + x1 - w) / 2, y: (y0 + y1 - h) / 2, w, h });
   },
+  inView(key) {
+    const r = this.nodes.get(key)?.getBoundingClientRect(), s = this.svg.getBoundingClientRect();
+    return !r || (r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom);
+  },
   /* Pan so that node key is in view (its zoom kept). */
   show(key) {
     const g = this.nodes.get(key), r = g && g.getBoundingClientRect();
-    const s = this.svg.getBoundingClientRect();
-    if (!r || !s.width) return;
-    if (r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom) return;
+    if (!r || this.inView(key)) return;
     const c = this.toGraph(r.left + r.width / 2, r.top + r.height / 2), b = this.box;
     this.setBox({ x: c.x - b.w / 2, y: c.y - b.h / 2, w: b.w, h: b.h });
   },
@@ -190,6 +192,6 @@ PV.graph = {
     }
     this.svg.classList.toggle("hotpath", !!arcs);
     this.mark("hot", nodes, edges);
-    if (arcs && nodes.length) this.fitTo(nodes);
+    if (arcs && nodes.some((k) => !this.inView(k))) this.fitTo(nodes);
   },
 };

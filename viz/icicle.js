@@ -5,6 +5,7 @@
  * stay above it); clicking the top frame ("all") zooms back out. */
 PV.icicle = {
   ROW: 18,
+  MAX_ROWS: 1500, // a canvas taller than 32767 px stays blank: deeper recursion is cut
   init(m) {
     this.m = m;
     this.host = document.getElementById("icicle");
@@ -76,7 +77,7 @@ PV.icicle = {
         const w = this.paths[k].total[0] * scale;
         if (w < 0.3) break; // hottest first: the rest are narrower still
         frames.push({ node: k, x, w, d });
-        if (this.kids[k].length) stack.push([this.kids[k], x, d + 1]);
+        if (this.kids[k].length && d + 1 < this.MAX_ROWS) stack.push([this.kids[k], x, d + 1]);
         x += w;
       }
     }

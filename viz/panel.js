@@ -26,7 +26,7 @@ PV.panel = {
     const F = PV.fmt, m = this.m;
     if (!arcs.length) return "<h3>" + title + "</h3><p class=dim>none</p>";
     let h = "<h3>" + title + " (" + arcs.length + ")</h3><table class=arcs><tr><th></th>" +
-      "<th class=num>share</th><th class=num>total</th><th class=num>calls</th></tr>";
+      "<th class=num title='share of this function\'s total'>share</th><th class=num>total</th><th class=num>calls</th></tr>";
     for (const a of arcs)
       h += "<tr><td>" + this.link(a[end]) + "</td><td class=num>" + F.pct(a.total[0], whole) +
         "</td><td class=num>" + F.human(a.total[0], m.unit) + "</td><td class=num>" + F.count(a.calls) + "</td></tr>";
