@@ -54,6 +54,11 @@ PV.graph = {
     const aspect = r.width && r.height ? r.height / r.width : f.h / f.w;
     let w = f.w, h = f.w * aspect;
     if (h < f.h) { h = f.h; w = f.h / aspect; }
+    if (r.width && w < r.width / 1.3) { // a small graph: at most 1.3:1, from the top
+      w = r.width / 1.3;
+      h = w * aspect;
+      return this.setBox({ x: f.x - (w - f.w) / 2, y: f.y, w, h });
+    }
     this.setBox({ x: f.x - (w - f.w) / 2, y: f.y - (h - f.h) / 2, w, h });
   },
   toGraph(clientX, clientY) {

@@ -53,7 +53,7 @@ PV.table = {
       for (const c of this.columns) {
         const v = c.key(f);
         const text = c.text ? F.esc(v) : c.share ? F.pct(v, m.run) : c.amount ? F.human(v, unit) : F.count(v);
-        h += c.text ? "<td>" + text + "</td>" : "<td class=num>" + text + "</td>";
+        h += c.text ? "<td title=\"" + text + "\">" + text + "</td>" : "<td class=num>" + text + "</td>";
       }
       h += "</tr>";
     }
