@@ -67,8 +67,10 @@ all: profviz.so profviz
 # runtime's own writers, from the plain core.
 CMD_SRCS := profviz.c $(wildcard lib/cmd/*.c)
 CMD_LIBS := -ljansson $(RT_LIBS)
-profviz: $(CMD_SRCS:%.c=build/plain/%.o) build/plain/libcore.a
+profviz: $(CMD_SRCS:%.c=build/plain/%.o) build/plain/lib/cmd/viz_assets.o build/plain/libcore.a
 	$(CC) -o $@ $(filter %.o,$^) build/plain/libcore.a $(CMD_LIBS)
+# The page of `profviz html`, built in from viz/ (.incbin: no -MMD for them).
+build/plain/lib/cmd/viz_assets.o: $(wildcard viz/*.html viz/*.css viz/*.js)
 
 # flavour(NAME): objects of any source under build/NAME (with their header
 # dependencies), build/NAME/libcore.a, and the unit tests. build/NAME/cflags

@@ -14,6 +14,7 @@ static const struct pv_command commands[] = {
 	{ "convert", "write a saved profile in another format (by extension)", pv_cmd_convert },
 	{ "merge", "sum several processes' profiles into one (a fork tree, MPI ranks)", pv_cmd_merge },
 	{ "diff", "one graph of what changed between two runs, coloured by the change", pv_cmd_diff },
+	{ "html", "one offline page to explore the profile: graph, table, icicle", pv_cmd_html },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

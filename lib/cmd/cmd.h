@@ -22,6 +22,7 @@ int pv_cmd_dot(int argc, char **argv);     /* dot.c */
 int pv_cmd_convert(int argc, char **argv); /* convert.c */
 int pv_cmd_merge(int argc, char **argv);   /* merge.c */
 int pv_cmd_diff(int argc, char **argv);    /* diff.c */
+int pv_cmd_html(int argc, char **argv);    /* html.c */
 
 /* Exit statuses: as grep and diff, 2 is trouble (a bad file or usage). */
 #define PV_EXIT_TROUBLE 2

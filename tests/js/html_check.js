@@ -1,0 +1,186 @@
+// html_check.js — drives a page `profviz html` wrote in Debian's chromium
+// and prints what it saw, as JSON, for tests/t_html.py to judge against
+// the profile. usage: node html_check.js CONFIG.json
+// CONFIG: { hot: PAGE, many: PAGE, shots: DIR }
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const cfg = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const seen = { errors: [], console: [], requests: [] };
+
+function watch(page) {
+  page.on("pageerror", (e) => seen.errors.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") seen.console.push(m.text()); });
+  page.on("request", (r) => { if (!/^(file|data):/.test(r.url())) seen.requests.push(r.url()); });
+}
+
+// Every node of the graph: graphviz's first line of text in it, its key,
+// classes and opacity as the browser computes them.
+const nodesOf = (page) => page.evaluate(() => [...document.querySelectorAll("#graph g.node")].map((g) => ({
+  label: g.querySelector("text")?.textContent || "",
+  key: g.dataset.key,
+  cls: g.getAttribute("class"),
+  opacity: +getComputedStyle(g).opacity,
+})));
+
+async function nodeByLabel(page, label) {
+  return page.locator("#graph g.node").filter({ has: page.locator("text", { hasText: new RegExp("^" + label + "$") }) }).first();
+}
+
+async function searchFor(page, q) {
+  await page.fill("#search", q);
+  await page.press("#search", "Enter");
+  return page.evaluate(() => ({
+    text: document.getElementById("search-count").textContent,
+    count: document.getElementById("search-count").dataset.count,
+    marked: [...document.querySelectorAll("#graph g.node.match")].map((g) => g.querySelector("text").textContent),
+  }));
+}
+
+async function loadTimed(page, file) {
+  const t = Date.now();
+  await page.goto("file://" + file);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+  const wall = Date.now() - t;
+  return { wallMs: wall, ...(await page.evaluate(() => PV.ready)) };
+}
+
+(async () => {
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const out = {};
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(page);
+    out.hotLoad = await loadTimed(page, cfg.hot);
+    out.nodes = await nodesOf(page);
+    out.title = await page.textContent("#title");
+    await page.screenshot({ path: path.join(cfg.shots, "graph.png") });
+
+    // hover: the tooltip of a box
+    const gamma = await nodeByLabel(page, "gamma");
+    await gamma.hover();
+    out.tip = await page.evaluate(() => document.getElementById("tip").hidden ? null : document.getElementById("tip").innerText);
+    await page.mouse.move(5, 790);
+
+    // pan and zoom
+    const vb = () => page.evaluate(() => document.querySelector("#graph svg").getAttribute("viewBox").split(" ").map(Number));
+    const before = await vb();
+    await page.mouse.move(400, 400);
+    await page.mouse.wheel(0, -400);
+    await page.waitForTimeout(50);
+    const zoomed = await vb();
+    await page.mouse.move(400, 400);
+    await page.mouse.down();
+    await page.mouse.move(500, 450, { steps: 5 });
+    await page.mouse.up();
+    const panned = await vb();
+    out.panZoom = { before, zoomed, panned };
+    await page.click("#fit");
+
+    // search
+    out.search = {
+      substring: await searchFor(page, "side_"),
+      regex: await searchFor(page, "/^(alpha|beta)$/"),
+      bad: await searchFor(page, "/(/"),
+    };
+    await searchFor(page, "");
+
+    // focus on a box
+    await (await nodeByLabel(page, "beta")).click();
+    out.focus = {
+      nodes: await nodesOf(page),
+      panel: await page.evaluate(() => {
+        const lists = {};
+        for (const h of document.querySelectorAll("#details h3")) {
+          const t = h.nextElementSibling;
+          lists[h.textContent.replace(/ \(.*/, "")] = t && t.tagName === "TABLE"
+            ? [...t.querySelectorAll("a[data-id]")].map((a) => a.textContent) : [];
+        }
+        return lists;
+      }),
+      crumbs: await page.textContent("#crumbs"),
+    };
+    await page.screenshot({ path: path.join(cfg.shots, "focus.png") });
+    await page.click("#side a[data-id]"); // a caller or callee: focus moves on
+    out.focus.second = await page.textContent("#crumbs");
+    await page.click("#crumbs a[data-crumb='1']"); // back to beta by the breadcrumb
+    out.focus.crumbBack = await page.textContent("#crumbs");
+    await page.keyboard.press("Escape");
+    out.focus.afterEscape = (await nodesOf(page)).filter((n) => n.opacity < 1).length;
+
+    // hot path
+    await page.click("#hot");
+    out.hot = await page.evaluate(() => {
+      const label = (k) => document.querySelector("#graph g.node[data-key='" + k + "'] text").textContent;
+      return {
+        edges: [...document.querySelectorAll("#graph g.edge.hot")].map((g) => g.dataset.key.split("->").map(label)),
+        panel: [...document.querySelectorAll("#details ol.hot a")].map((a) => a.textContent),
+      };
+    });
+    await page.screenshot({ path: path.join(cfg.shots, "hot.png") });
+    await page.click("#hot");
+
+    // table: sorted by self, then by calls; a row picks the function
+    await page.click("#tabs button[data-view='table']");
+    const names = () => page.evaluate(() => [...document.querySelectorAll("#table tbody tr")].map((tr) => tr.cells[0].textContent));
+    const header = (name) => page.locator("#table th", { hasText: new RegExp("^" + name + "( [\\u25be\\u25b4])?$") }).click();
+    await header("Self");
+    out.table = { bySelf: await names() };
+    await header("Calls");
+    out.table.byCalls = await names();
+    await header("Calls");
+    out.table.byCallsUp = await names();
+    await page.screenshot({ path: path.join(cfg.shots, "table.png") });
+    await page.click("#table tbody tr:has(td:text-is('tiny_cold'))");
+    out.table.coldNote = await page.evaluate(() => !!document.getElementById("not-in-graph"));
+    await page.click("#table tbody tr:has(td:text-is('side_one'))");
+    out.table.rowFocus = await page.evaluate(() => ({
+      graphShown: document.getElementById("graph").classList.contains("on"),
+      focused: [...document.querySelectorAll("#graph g.node.focus")].map((g) => g.querySelector("text").textContent),
+    }));
+    await page.keyboard.press("Escape");
+
+    // icicle: a frame clicked fills the width; the top frame zooms out
+    await page.click("#tabs button[data-view='icicle']");
+    const frames = () => page.evaluate(() => ({
+      width: PV.icicle.host.clientWidth,
+      row: PV.icicle.ROW,
+      frames: PV.icicle.frames.map((f) => ({ name: PV.icicle.name(f.node), node: f.node, x: f.x, w: f.w, d: f.d })),
+    }));
+    const before2 = await frames();
+    const target = before2.frames.find((f) => f.name === "side_two");
+    const box = await page.locator("#icicle canvas").boundingBox();
+    await page.mouse.click(box.x + target.x + target.w / 2, box.y + target.d * before2.row + before2.row / 2);
+    const after = await frames();
+    await page.screenshot({ path: path.join(cfg.shots, "icicle.png") });
+    await page.mouse.click(box.x + 10, box.y + before2.row / 2);
+    const out2 = await frames();
+    const frameOf = (fs, node) => fs.frames.find((f) => f.node === node);
+    out.icicle = {
+      width: before2.width, target, before: frameOf(before2, target.node),
+      after: frameOf(after, target.node), zoomedOut: frameOf(out2, target.node),
+      mainBefore: before2.frames.find((f) => f.name === "main"),
+      mainAfter: out2.frames.find((f) => f.name === "main"),
+    };
+
+    // the large profile
+    const big = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(big);
+    out.many = await loadTimed(big, cfg.many);
+    out.many.rows = await big.evaluate(() => document.querySelectorAll("#table tbody tr").length);
+    out.many.boxes = await big.evaluate(() => document.querySelectorAll("#graph g.node").length);
+    await big.click("#tabs button[data-view='icicle']");
+    out.many.frames = await big.evaluate(() => PV.icicle.frames.length);
+    await big.screenshot({ path: path.join(cfg.shots, "many-icicle.png") });
+    await big.click("#tabs button[data-view='graph']");
+    await big.click("#hot");
+    await big.screenshot({ path: path.join(cfg.shots, "many-graph.png") });
+  } catch (e) {
+    out.exception = String(e.stack || e);
+  }
+  out.seen = seen;
+  await browser.close();
+  console.log(JSON.stringify(out));
+})();

@@ -1,0 +1,202 @@
+/* graph.js — the call graph as graphviz laid it out, with its colours and
+ * labels: pan (drag) and zoom (wheel) on the SVG's viewBox, a tooltip per
+ * box, focus (a function, its callers and callees; the rest fades), the hot
+ * path, and search matches. Nodes are "f<box>" (and "root" for the
+ * program), edges "fA->fB", from graphviz's <title>s. */
+PV.graph = {
+  init(m, onPick) {
+    const host = document.getElementById("graph");
+    const svg = host.querySelector("svg");
+    this.m = m;
+    this.svg = svg;
+    this.nodes = new Map();
+    this.edges = new Map();
+    // Our tooltip replaces graphviz's titles (the browser would show both).
+    for (const g of svg.querySelectorAll("g.node, g.edge")) {
+      const title = g.querySelector(":scope > title");
+      const key = title ? title.textContent : "";
+      g.dataset.key = key;
+      (g.classList.contains("node") ? this.nodes : this.edges).set(key, g);
+    }
+    for (const t of svg.querySelectorAll("title")) t.remove();
+    for (const a of svg.querySelectorAll("a")) a.removeAttribute("xlink:title");
+    for (const a of svg.querySelectorAll("a")) a.removeAttributeNS("http://www.w3.org/1999/xlink", "title");
+    const vb = svg.viewBox.baseVal;
+    this.full = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    this.panZoom(host);
+    this.hover(host);
+    host.addEventListener("click", (e) => {
+      if (this.dragged) return;
+      const g = e.target.closest("g.node");
+      const ids = g && this.m.idsOfKey.get(g.dataset.key);
+      if (ids) onPick(ids[0]);
+    });
+    new ResizeObserver(() => this.keepAspect()).observe(host);
+    this.fit();
+  },
+
+  /* The viewBox as {x, y, w, h}, with the element's own aspect ratio so
+   * that screen and graph coordinates map linearly. */
+  setBox(b) {
+    this.box = b;
+    this.svg.setAttribute("viewBox", [b.x, b.y, b.w, b.h].join(" "));
+  },
+  keepAspect() {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height || !this.box) return;
+    const b = this.box, h = b.w * r.height / r.width;
+    this.setBox({ x: b.x, y: b.y + (b.h - h) / 2, w: b.w, h });
+  },
+  fit() {
+    const r = this.svg.getBoundingClientRect(), f = this.full;
+    const aspect = r.width && r.height ? r.height / r.width : f.h / f.w;
+    let w = f.w, h = f.w * aspect;
+    if (h < f.h) { h = f.h; w = f.h / aspect; }
+    if (r.width && w < r.width / 1.3) { // a small graph: at most 1.3:1, from the top
+      w = r.width / 1.3;
+      h = w * aspect;
+      return this.setBox({ x: f.x - (w - f.w) / 2, y: f.y, w, h });
+    }
+    this.setBox({ x: f.x - (w - f.w) / 2, y: f.y - (h - f.h) / 2, w, h });
+  },
+  toGraph(clientX, clientY) {
+    const r = this.svg.getBoundingClientRect(), b = this.box;
+    return { x: b.x + (clientX - r.left) / r.width * b.w, y: b.y + (clientY - r.top) / r.height * b.h };
+  },
+  zoomAt(clientX, clientY, factor) {
+    const p = this.toGraph(clientX, clientY), b = this.box;
+    const w = Math.min(Math.max(b.w * factor, this.full.w / 200), this.full.w * 20);
+    const k = w / b.w;
+    this.setBox({ x: p.x - (p.x - b.x) * k, y: p.y - (p.y - b.y) * k, w, h: b.h * k });
+  },
+  panZoom(host) {
+    host.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const dy = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+      this.zoomAt(e.clientX, e.clientY, Math.exp(dy * 0.0015));
+    }, { passive: false });
+    let start = null;
+    host.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0) return;
+      start = { x: e.clientX, y: e.clientY, box: this.box };
+      this.dragged = false;
+    });
+    host.addEventListener("pointermove", (e) => {
+      if (!start) return;
+      const dx = e.clientX - start.x, dy = e.clientY - start.y;
+      if (!this.dragged && Math.hypot(dx, dy) < 4) return;
+      if (!this.dragged) host.setPointerCapture(e.pointerId);
+      this.dragged = true;
+      host.classList.add("dragging");
+      const r = this.svg.getBoundingClientRect(), b = start.box;
+      this.setBox({ x: b.x - dx / r.width * b.w, y: b.y - dy / r.height * b.h, w: b.w, h: b.h });
+    });
+    const end = () => {
+      start = null;
+      host.classList.remove("dragging");
+      // the click that ends a drag is not a pick
+      setTimeout(() => { this.dragged = false; }, 0);
+    };
+    host.addEventListener("pointerup", end);
+    host.addEventListener("pointercancel", end);
+  },
+  hover(host) {
+    host.addEventListener("mousemove", (e) => {
+      const g = e.target.closest && e.target.closest("g.node, g.edge");
+      if (!g || this.dragged) return PV.tip.hide();
+      PV.tip.show(this.describe(g.dataset.key), e.clientX, e.clientY);
+    });
+    host.addEventListener("mouseleave", () => PV.tip.hide());
+  },
+  describe(key) {
+    const m = this.m, F = PV.fmt;
+    if (key === "root")
+      return "<b>" + F.esc(F.base(m.prof.program)) + "</b><div class=dim>calls from outside " +
+        "instrumented code</div>total " + F.human(m.run, m.unit);
+    if (this.nodes.has(key)) return PV.describe(m, m.idsOfKey.get(key) || []);
+    const [from, to] = key.split("->");
+    const callees = new Set(m.idsOfKey.get(to) || []);
+    const arcs = from === "root" ? m.rootArcs.filter((a) => callees.has(a.callee))
+      : (m.idsOfKey.get(from) || []).flatMap((id) => m.callees[id]).filter((a) => callees.has(a.callee));
+    const total = arcs.reduce((s, a) => s + a.total[0], 0);
+    const calls = arcs.reduce((s, a) => s + a.calls, 0);
+    const name = (k) => k === "root" ? "(program)" : F.esc(m.funcs[m.idsOfKey.get(k)[0]].name);
+    return "<b>" + name(from) + "</b> &rarr; <b>" + name(to) + "</b><table>" +
+      "<tr><td>total</td><td>" + F.human(total, m.unit) + " (" + F.pct(total, m.run) + ")</td></tr>" +
+      "<tr><td>calls</td><td>" + F.count(calls) + "</td></tr>" +
+      "<tr><td>per call</td><td>" + (calls ? F.human(total / calls, m.unit) : "-") + "</td></tr></table>";
+  },
+
+  /* Set class cls on exactly the nodes and edges named. */
+  mark(cls, nodeKeys, edgeKeys) {
+    for (const el of this.svg.querySelectorAll("." + cls)) el.classList.remove(cls);
+    for (const k of nodeKeys || []) this.nodes.get(k)?.classList.add(cls);
+    for (const k of edgeKeys || []) this.edges.get(k)?.classList.add(cls);
+  },
+
+  /* Focus on function id (null: none). Its box keeps its callers' and
+   * callees' boxes and the arcs between; the rest fades. */
+  focus(id) {
+    const m = this.m, key = id === null ? null : PV.keyOf(m, id);
+    this.svg.classList.toggle("focusing", !!key);
+    if (!key) return this.mark("keep", [], []), this.mark("focus", [], []), false;
+    const ids = m.idsOfKey.get(key), nodes = new Set([key]), edges = new Set();
+    for (const i of ids) {
+      for (const a of m.callers[i]) {
+        const from = a.caller === null ? "root" : PV.keyOf(m, a.caller);
+        if (from) nodes.add(from), edges.add(from + "->" + key);
+      }
+      for (const a of m.callees[i]) {
+        const to = PV.keyOf(m, a.callee);
+        if (to) nodes.add(to), edges.add(key + "->" + to);
+      }
+    }
+    this.mark("keep", nodes, edges);
+    this.mark("focus", [key], []);
+    this.show(key);
+    return true;
+  },
+  /* Fit the view to the boxes named (zoomed in no further than 1:1). */
+  fitTo(keys) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const k of keys) {
+      const r = this.nodes.get(k)?.getBoundingClientRect();
+      if (!r) continue;
+      const a = this.toGraph(r.left, r.top), b = this.toGraph(r.right, r.bottom);
+      x0 = Math.min(x0, a.x); y0 = Math.min(y0, a.y); x1 = Math.max(x1, b.x); y1 = Math.max(y1, b.y);
+    }
+    const s = this.svg.getBoundingClientRect();
+    if (!(x1 > x0) || !s.width) return;
+    const pad = 40, aspect = s.height / s.width;
+    let w = Math.max(x1 - x0 + 2 * pad, s.width), h = w * aspect;
+    if (h < y1 - y0 + 2 * pad) { h = y1 - y0 + 2 * pad; w = h / aspect; }
+    this.setBox({ x: (x0 + x1 - w) / 2, y: (y0 + y1 - h) / 2, w, h });
+  },
+  inView(key) {
+    const r = this.nodes.get(key)?.getBoundingClientRect(), s = this.svg.getBoundingClientRect();
+    return !r || (r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom);
+  },
+  /* Pan so that node key is in view (its zoom kept). */
+  show(key) {
+    const g = this.nodes.get(key), r = g && g.getBoundingClientRect();
+    if (!r || this.inView(key)) return;
+    const c = this.toGraph(r.left + r.width / 2, r.top + r.height / 2), b = this.box;
+    this.setBox({ x: c.x - b.w / 2, y: c.y - b.h / 2, w: b.w, h: b.h });
+  },
+
+  /* The hot path's arcs (null: off): edges and boxes marked, the rest dimmed. */
+  hot(arcs) {
+    const m = this.m, nodes = [], edges = [];
+    for (const a of arcs || []) {
+      const from = a.caller === null ? "root" : PV.keyOf(m, a.caller), to = PV.keyOf(m, a.callee);
+      if (!from || !to) break; // the graph hides the rest of it
+      nodes.push(from, to);
+      edges.push(from + "->" + to);
+    }
+    this.svg.classList.toggle("hotpath", !!arcs);
+    this.mark("hot", nodes, edges);
+    if (arcs && nodes.some((k) => !this.inView(k))) this.fitTo(nodes);
+  },
+};

@@ -1,0 +1,92 @@
+/* main.js — reads the embedded profile, starts the views, and keeps the
+ * one piece of state they share: the trail of focused functions (Escape or
+ * a breadcrumb goes back), and whether the hot path is shown. */
+(function () {
+  const t0 = performance.now();
+  const prof = JSON.parse(document.getElementById("profile").textContent);
+  const boxOf = JSON.parse(document.getElementById("boxes").textContent);
+  // The graph shows the boxes over its thresholds: graphviz titles them.
+  const drawn = new Set([...document.querySelectorAll("#graph g.node > title")].map((t) => t.textContent));
+  const m = PV.model(prof, boxOf.map((b) => (drawn.has("f" + b) ? b : -1)));
+  const F = PV.fmt;
+  const trail = [];
+  let hotOn = false;
+
+  function apply() {
+    const id = trail.length ? trail[trail.length - 1] : null;
+    if (id !== null) hotOn = false;
+    PV.graph.hot(hotOn ? PV.hotPath(m) : null);
+    document.getElementById("hot").classList.toggle("on", hotOn);
+    PV.graph.focus(id);
+    PV.table.select(id);
+    PV.icicle.focus(id);
+    PV.panel.trail(trail);
+    if (id !== null) PV.panel.show(id);
+    else if (hotOn) PV.panel.showHot(PV.hotPath(m));
+    else PV.panel.clear();
+  }
+  function pick(id) {
+    if (trail[trail.length - 1] !== id) trail.push(id);
+    if (PV.keyOf(m, id)) show("graph");
+    apply();
+  }
+  function show(view) {
+    for (const b of document.querySelectorAll("#tabs button"))
+      b.classList.toggle("on", b.dataset.view === view);
+    for (const v of document.querySelectorAll(".view"))
+      v.classList.toggle("on", v.id === view);
+    if (view === "icicle") PV.icicle.draw();
+    if (view === "graph") PV.graph.keepAspect();
+  }
+
+  document.getElementById("title").textContent = "profviz: " + F.base(prof.program);
+  document.title = "profviz: " + F.base(prof.program);
+  document.getElementById("summary").textContent = prof.events[0] + " " + F.human(m.run, m.unit) +
+    " \u00b7 " + prof.functions.length + " functions \u00b7 " + prof.threads + " thread" +
+    (prof.threads === 1 ? "" : "s");
+
+  const stages = { model: performance.now() - t0 };
+  const timed = (name, start) => { const t = performance.now(); start(); stages[name] = performance.now() - t; };
+  timed("graph", () => PV.graph.init(m, pick));
+  timed("table", () => PV.table.init(m, pick));
+  timed("icicle", () => PV.icicle.init(m));
+  PV.panel.init(m, pick, (n) => { trail.length = n; apply(); });
+  PV.search.init(m, (ids) => {
+    const keys = new Set();
+    for (const i of ids || []) { const k = PV.keyOf(m, i); if (k) keys.add(k); }
+    PV.graph.mark("match", keys, []);
+    PV.table.mark(ids);
+    PV.icicle.mark(ids);
+  });
+
+  document.getElementById("tabs").addEventListener("click", (e) => {
+    if (e.target.dataset.view) show(e.target.dataset.view);
+  });
+  document.getElementById("hot").addEventListener("click", () => {
+    hotOn = !hotOn;
+    trail.length = 0;
+    if (hotOn) show("graph");
+    apply();
+  });
+  document.getElementById("fit").addEventListener("click", () => PV.graph.fit());
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT") return;
+    if (e.key === "Escape") {
+      if (trail.length) trail.pop();
+      else hotOn = false;
+      apply();
+    } else if (e.key === "h" || e.key === "H") {
+      document.getElementById("hot").click();
+    } else if (e.key === "0") {
+      PV.graph.fit();
+    } else if (e.key === "/") {
+      e.preventDefault();
+      document.getElementById("search").focus();
+    }
+  });
+  timed("first view", apply);
+  // What the tests (and the curious) read: how long the page took to be
+  // usable, from the start of navigation, and where the scripts' time went.
+  PV.ready = { readyMs: performance.now(), scriptMs: performance.now() - t0, stages };
+  document.body.dataset.ready = "1";
+})();

@@ -1,0 +1,83 @@
+/* model.js — the profile as the views use it: functions by id (their
+ * index in the JSON's "functions", which the JSON's arcs and paths refer
+ * to), each one's callers and callees, the graph box each is drawn in
+ * (boxOf: -1 when the graph leaves it out; the dot writer merges the copies
+ * of a header's function into one box), and the hot path. */
+PV.model = function (prof, boxOf) {
+  const funcs = prof.functions;
+  const m = {
+    prof, funcs, boxOf,
+    events: prof.events, units: prof.units, unit: prof.units[0],
+    run: prof.run_total[0],
+    callers: funcs.map(() => []), // arcs into each function
+    callees: funcs.map(() => []), // arcs out of it
+    rootArcs: [],                 // calls from outside instrumented code
+    idsOfKey: new Map(),          // "f12" -> the ids its box stands for
+  };
+  funcs.forEach((f, i) => {
+    if (f.id !== i) throw new Error("functions[" + i + "] has id " + f.id);
+    const key = PV.keyOf(m, i);
+    if (key) {
+      if (!m.idsOfKey.has(key)) m.idsOfKey.set(key, []);
+      m.idsOfKey.get(key).push(i);
+    }
+  });
+  for (const a of prof.arcs) {
+    if (a.caller === null) m.rootArcs.push(a);
+    else m.callees[a.caller].push(a);
+    m.callers[a.callee].push(a);
+  }
+  const heavier = (a, b) => b.total[0] - a.total[0];
+  m.rootArcs.sort(heavier);
+  m.callers.forEach((l) => l.sort(heavier));
+  m.callees.forEach((l) => l.sort(heavier));
+  return m;
+};
+
+/* The graph's node for a function: "f<box>", or null when the graph does
+ * not show it. */
+PV.keyOf = function (m, id) {
+  return m.boxOf[id] >= 0 ? "f" + m.boxOf[id] : null;
+};
+
+/* From the root, at each step the heaviest arc (by total) to a function
+ * not yet on the path, while it costs anything: the arcs, in order. */
+PV.hotPath = function (m) {
+  const path = [], seen = new Set();
+  let next = m.rootArcs;
+  for (;;) {
+    const a = next.find((x) => !seen.has(x.callee));
+    if (!a || !(a.total[0] > 0)) break;
+    path.push(a);
+    seen.add(a.callee);
+    next = m.callees[a.callee];
+  }
+  return path;
+};
+
+/* What hovering a function (or a box of several copies) says. */
+PV.describe = function (m, ids) {
+  const F = PV.fmt, f = m.funcs[ids[0]];
+  const sum = (k, e) => ids.reduce((s, i) => s + m.funcs[i][k][e], 0);
+  const calls = ids.reduce((s, i) => s + m.funcs[i].calls, 0);
+  let h = "<b>" + F.esc(f.name) + "</b>";
+  h += "<div class=dim>" + F.esc(f.file ? f.file + ":" + f.line : "no source line") + "</div>";
+  h += "<div class=dim>" + F.esc(f.module) + "</div>";
+  if (ids.length > 1)
+    h += "<div>" + ids.length + " copies (defined in a header), summed</div>";
+  h += "<table>";
+  m.events.forEach((ev, e) => {
+    const unit = m.units[e], self = sum("self", e), total = sum("total", e);
+    const run = m.prof.run_total[e];
+    h += "<tr><th colspan=2>" + F.esc(ev) + " [" + F.esc(unit) + "]</th></tr>";
+    h += "<tr><td>self</td><td>" + F.human(self, unit) + " (" + F.pct(self, run) + ")</td></tr>";
+    h += "<tr><td>total</td><td>" + F.human(total, unit) + " (" + F.pct(total, run) + ")</td></tr>";
+    if (e === 0)
+      h += "<tr><td>calls</td><td>" + F.count(calls) + "</td></tr>";
+    h += "<tr><td>per call</td><td>" + (calls ? F.human(total / calls, unit) : "-") + "</td></tr>";
+  });
+  const cyc = m.events.indexOf("cycles"), ins = m.events.indexOf("instructions");
+  if (cyc >= 0 && ins >= 0 && sum("total", cyc))
+    h += "<tr><td>IPC</td><td>" + (sum("total", ins) / sum("total", cyc)).toFixed(2) + "</td></tr>";
+  return h + "</table>";
+};

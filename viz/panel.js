@@ -1,0 +1,66 @@
+/* panel.js — the side panel: the trail of focused functions (breadcrumbs),
+ * and the focused function's numbers with its callers and callees, each
+ * arc with its share of the function's total and its calls; or the hot
+ * path, step by step. Names in it are links that focus. */
+PV.panel = {
+  init(m, onPick, onCrumb) {
+    this.m = m;
+    this.details = document.getElementById("details");
+    this.crumbs = document.getElementById("crumbs");
+    this.hint = this.details.innerHTML;
+    this.details.addEventListener("click", (e) => {
+      const a = e.target.closest("[data-id]");
+      if (a) e.preventDefault(), onPick(+a.dataset.id);
+    });
+    this.crumbs.addEventListener("click", (e) => {
+      const a = e.target.closest("[data-crumb]");
+      if (a) e.preventDefault(), onCrumb(+a.dataset.crumb);
+    });
+  },
+  link(id) {
+    if (id === null) return "<i>(program)</i>";
+    const f = this.m.funcs[id];
+    return "<a href='#' data-id=" + id + " title='" + PV.fmt.esc(f.name) + "'>" + PV.fmt.esc(f.name) + "</a>";
+  },
+  arcs(title, arcs, whole, end) {
+    const F = PV.fmt, m = this.m;
+    if (!arcs.length) return "<h3>" + title + "</h3><p class=dim>none</p>";
+    let h = "<h3>" + title + " (" + arcs.length + ")</h3><table class=arcs><tr><th></th>" +
+      "<th class=num title='share of this function\'s total'>share</th><th class=num>total</th><th class=num>calls</th></tr>";
+    for (const a of arcs)
+      h += "<tr><td>" + this.link(a[end]) + "</td><td class=num>" + F.pct(a.total[0], whole) +
+        "</td><td class=num>" + F.human(a.total[0], m.unit) + "</td><td class=num>" + F.count(a.calls) + "</td></tr>";
+    return h + "</table>";
+  },
+  show(id) {
+    const m = this.m, f = m.funcs[id];
+    let h = "";
+    if (!PV.keyOf(m, id))
+      h += "<p class=warn id=not-in-graph>Not in the graph: under its thresholds or beyond its " +
+        "cap of boxes. Its callers and callees are here.</p>";
+    h += PV.describe(m, [id]);
+    h += this.arcs("Callers", m.callers[id], f.total[0], "caller");
+    h += this.arcs("Callees", m.callees[id], f.total[0], "callee");
+    this.details.innerHTML = h;
+  },
+  showHot(arcs) {
+    const F = PV.fmt, m = this.m;
+    let h = "<h3>Hot path</h3><p class=dim>From the root, the heaviest arc at each step.</p><ol class=hot>";
+    for (const a of arcs)
+      h += "<li>" + this.link(a.callee) + " <span class=dim>" + F.pct(a.total[0], m.run) + ", " +
+        F.count(a.calls) + "\u00d7</span></li>";
+    this.details.innerHTML = h + "</ol>";
+  },
+  clear() {
+    this.details.innerHTML = this.hint;
+  },
+  trail(ids) {
+    const F = PV.fmt;
+    let h = "<a href='#' data-crumb=0>all</a>";
+    ids.forEach((id, i) => {
+      h += " \u203a " + (i === ids.length - 1 ? "<b>" + F.esc(this.m.funcs[id].name) + "</b>"
+        : "<a href='#' data-crumb=" + (i + 1) + ">" + F.esc(this.m.funcs[id].name) + "</a>");
+    });
+    this.crumbs.innerHTML = h;
+  },
+};
