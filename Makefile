@@ -1,6 +1,6 @@
 # profviz — build, test, demo and benchmark.
 #   make            build ./profviz.so and the ./profviz command (installs nothing)
-#   make demo       profile examples/wordfreq, leave prof.dot and prof.svg
+#   make demo       profile examples/wordfreq, leave prof.dot, prof.svg and prof.html
 #   make check      unit tests and the integration tests that need no download
 #   make check-real real programs built from Debian source packages
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS each
@@ -184,7 +184,7 @@ deps:
 	@./.ci/install-deps.sh
 
 clean:
-	rm -rf build profviz profviz.so prof.dot prof.svg prof.json prof.folded
+	rm -rf build profviz profviz.so prof.dot prof.svg prof.json prof.folded prof.html
 	$(MAKE) -C examples clean
 
 FORCE:
