@@ -114,4 +114,30 @@ with t.case("the command on a real profile"):
     d = cmd("dot", "--root", "tinyxml2::XMLDocument::Identify", os.path.join(work, "x.json"))
     t.ok(d.returncode == 0 and "tinyxml2::XMLDocument::Identify\\n100.00%" in d.stdout,
          "dot --root by the name without parameters: 100% at the root", d.stderr)
+with t.case("merge and diff on real profiles"):
+    second = os.path.join(work, "y.json")
+    r2 = cmd("run", "-q", "-o", second, "--", exe)
+    t.eq(r2.returncode, 0, "a second run")
+    both = os.path.join(work, "both.json")
+    m = cmd("merge", "-o", both, os.path.join(work, "x.json"), second)
+    t.eq(m.returncode, 0, "merge of the two runs")
+    q = json.load(open(second))
+    mm = json.load(open(both))
+    def calls_by_name(prof):
+        # A C++ destructor's variants share a name: summed, as a reader would.
+        out = {}
+        for f in prof["functions"]:
+            out[(f["module"], f["name"])] = out.get((f["module"], f["name"]), 0) + f["calls"]
+        return out
+    xc, qc, mc = calls_by_name(p), calls_by_name(q), calls_by_name(mm)
+    bad = [k[1] for k in mc if mc[k] != xc.get(k, 0) + qc.get(k, 0)]
+    t.eq(bad, [], "merged calls are the sum of both runs' (%d functions)" % len(mm["functions"]))
+    t.eq([pr["pid"] for pr in mm["processes"]], [p["pid"], q["pid"]], "both processes listed")
+    out = os.path.join(work, "diff.dot")
+    d = cmd("diff", "-o", out, os.path.join(work, "x.json"), second)
+    t.eq(d.returncode, 0, "diff of the two runs")
+    ok, err = h.dot_renders(out)
+    t.ok(ok, "the change graph renders", err)
+    t.ok("new" not in re.findall(r'label="[^"]*"', open(out).read())[0],
+         "the same program: nothing new")
 t.done()
