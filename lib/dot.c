@@ -182,10 +182,13 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	fputs("\\ltotal: ", out);
 	pv_dot_amount(out, r->run_total[0], &r->events[0]);
 	fprintf(out, " over %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
-	for (unsigned i = 0; i < r->nev; i++)
-		if (r->multiplexed[i] < 1.0)
-			fprintf(out, "; %s counted %.1f%% of the time (scaled)", r->events[i].name,
-				100 * r->multiplexed[i]);
+	for (unsigned i = 0; i < r->nev; i++) {
+		if (r->multiplexed[i] < 1.0) {
+			fputs("; ", out);
+			pv_dot_text(out, r->events[i].name, 128);
+			fprintf(out, " counted %.1f%% of the time (scaled)", 100 * r->multiplexed[i]);
+		}
+	}
 	write_compensation(out, r);
 	write_threads(out, r);
 	fputs("\\lbox: function / total % / (self %) / calls; "
@@ -231,9 +234,7 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 		pv_dot_text(out, base_name(f->sym.module), 64);
 		fputs("]\\n", out);
 	}
-	char shown[PV_DOT_NAME_MAX + 1];
-	pv_short_name(f->sym.name, shown, sizeof(shown));
-	pv_dot_text(out, shown, PV_DOT_NAME_MAX);
+	pv_dot_short_name(out, f->sym.name, PV_DOT_NAME_MAX);
 	if (ambiguous && f->sym.file) { /* two boxes never look alike */
 		fputs("\\n", out);
 		pv_dot_text(out, base_name(f->sym.file), 64);

@@ -1,29 +1,35 @@
 /* dotstyle.c — how profviz's graphs look, shared by the runtime's graph
  * (dot.c) and the command's change graph (cmd/diff.c). */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dotstyle.h"
+#include "utf8.h"
 
-/* Write s as the inside of a dot string, cut at max bytes with "...". */
+/* Write s as the inside of a dot string, cut at max bytes with "...".
+ * graphviz wants UTF-8: a byte that is not part of a well-formed sequence
+ * shows as '?', and the cut never splits a sequence. */
 void pv_dot_text(FILE *out, const char *s, size_t max)
 {
-	size_t len = s ? strlen(s) : 0;
-	int cut = len > max;
-	for (size_t i = 0; i < (cut ? max : len); i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fputc('\\', out), fputc(c, out);
-		else if (c < 0x20 || c == 0x7f)
+	const unsigned char *c = (const unsigned char *)(s ? s : "");
+	size_t used = 0;
+	while (*c) {
+		size_t n = pv_utf8_sequence(c);
+		if (used + (n ? n : 1) > max) {
+			fputs("...", out);
+			return;
+		}
+		if (*c == '"' || *c == '\\')
+			fputc('\\', out), fputc(*c, out);
+		else if (!n || *c < 0x20 || *c == 0x7f)
 			fputc('?', out);
-		else if (c >= 0x80 && cut && i + 4 > max)
-			break; /* never split a UTF-8 sequence at the cut */
 		else
-			fputc(c, out);
+			fwrite(c, 1, n, out);
+		used += n ? n : 1;
+		c += n ? n : 1;
 	}
-	if (cut)
-		fputs("...", out);
 }
 
 void pv_hsl_to_hex(double h, double s, double l, char hex[8])
@@ -76,12 +82,11 @@ void pv_dot_amount(FILE *out, double v, const struct pv_event *e)
 	fprintf(out, time ? "%.0f ns" : "%.0f", v);
 }
 
-/* A C++ name as a box shows it: without its parameters, and with template
- * arguments elided, "ns::Map<...>::find"; the tooltip has it whole. */
-void pv_short_name(const char *name, char *out, size_t size)
+const char *pv_name_params(const char *name)
 {
-	/* The parameter list is the balanced (...) that ends the name, before
-	 * any qualifiers ("const", "&&"); "(anonymous namespace)" is not one. */
+	/* The balanced (...) that ends the name, before any qualifiers
+	 * ("const", "&&"); "(anonymous namespace)" at the start is not one, nor
+	 * is "(int)" inside template arguments of a name without parameters. */
 	const char *end = name + strlen(name);
 	const char *close = strrchr(name, ')');
 	if (close && !strchr(close, '>')) {
@@ -95,12 +100,20 @@ void pv_short_name(const char *name, char *out, size_t size)
 			}
 		}
 	}
+	return end;
+}
+
+/* name without its parameters and with template arguments elided, into out
+ * (room for 3 * strlen(name) + 1 bytes: "<>" becomes "<...>"). */
+static void short_name(const char *name, char *out)
+{
+	const char *end = pv_name_params(name);
 	size_t len = 0;
 	int depth = 0;
-	for (const char *c = name; c < end && len + 5 < size; c++) {
+	for (const char *c = name; c < end; c++) {
 		if (c - name >= 8 && !strncmp(c - 8, "operator", 8) && strchr("<>", *c)) {
 			/* operator<, operator<<=, operator->: the name's own */
-			while (c < end && strchr("<>=-", *c) && len + 5 < size)
+			while (c < end && strchr("<>=-", *c))
 				out[len++] = *c++;
 			c--;
 			continue;
@@ -118,6 +131,15 @@ void pv_short_name(const char *name, char *out, size_t size)
 		}
 	}
 	out[len] = '\0';
+}
+
+void pv_dot_short_name(FILE *out, const char *name, size_t max)
+{
+	char *shown = malloc(3 * strlen(name) + 1);
+	if (shown)
+		short_name(name, shown);
+	pv_dot_text(out, shown ? shown : name, max);
+	free(shown);
 }
 
 void pv_dot_definition(FILE *out, const struct pv_symbol *sym, size_t name_max)

@@ -14,9 +14,13 @@
 /* Write s as the inside of a dot string, cut at max bytes with "...". */
 void pv_dot_text(FILE *out, const char *s, size_t max);
 
-/* A C++ name without its parameters, template arguments elided:
- * "ns::Map<...>::find". */
-void pv_short_name(const char *name, char *out, size_t size);
+/* Write a C++ name as a box shows it, cut at max bytes: without its
+ * parameters, template arguments elided: "ns::Map<...>::find". */
+void pv_dot_short_name(FILE *out, const char *name, size_t max);
+
+/* Where name's parameter list begins ("f(int) const" -> "(int) const"), or
+ * its end when it has none. */
+const char *pv_name_params(const char *name);
 
 /* "#rrggbb" of a colour given as hue, saturation, lightness (0-1 each). */
 void pv_hsl_to_hex(double h, double s, double l, char hex[8]);

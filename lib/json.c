@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "utf8.h"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -16,10 +17,17 @@ static void json_string(FILE *out, const char *s)
 		case '\n': fputs("\\n", out); break;
 		case '\t': fputs("\\t", out); break;
 		default:
-			if (*c < 0x20)
+			if (*c < 0x20) {
 				fprintf(out, "\\u%04x", *c);
-			else
-				fputc(*c, out);
+			} else {
+				/* A path may hold any bytes; the JSON must stay UTF-8. */
+				size_t n = pv_utf8_sequence(c);
+				if (!n)
+					fputs("\\ufffd", out);
+				else
+					fwrite(c, 1, n, out);
+				c += n ? n - 1 : 0;
+			}
 		}
 	}
 	fputc('"', out);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "utf8.h"
 
 /* s inside a JSON string, escaped. */
 static void put_escaped(FILE *out, const char *s)
@@ -20,8 +21,10 @@ static void put_escaped(FILE *out, const char *s)
 			fprintf(out, "\\%c", *c);
 		else if (*c < 0x20)
 			fprintf(out, "\\u%04x", *c);
+		else if (!pv_utf8_sequence(c))
+			fputs("\\ufffd", out); /* a path may hold any bytes */
 		else
-			fputc(*c, out);
+			fwrite(c, 1, pv_utf8_sequence(c), out), c += pv_utf8_sequence(c) - 1;
 	}
 }
 

@@ -215,6 +215,20 @@ with t.case("dot --root --depth"):
     r = profviz("dot", "-n", "0", "-e", "0", "--depth", "1", PROF)
     t.eq(sorted(nodes(r.stdout)), ["alpha", "beta", "main"], "--depth 1 from the program")
 
+    def amount(text):
+        value, unit = text.split()
+        return float(value) * {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1}[unit]
+    alpha = funcs["alpha"]
+    raw_run = re.search(r"\(raw total ([\d.]+ \w+)\)", r.stdout)
+    raw_alpha = re.search(r'tooltip="alpha\\n[^"]*with the hooks\' own cost: total ([\d.]+ \w+)',
+                          r.stdout)
+    # Paths and functions are rounded apart: a unit or two between them.
+    t.ok(raw_run and raw_alpha and
+         abs(amount(raw_run.group(1)) - p["raw_run_total"][0]) <= 2 + 1e-6 * run_total and
+         abs(amount(raw_alpha.group(1)) - alpha["raw_total"][0]) <= 2 + 1e-6 * run_total,
+         "--depth: the raw figures are the whole subtree's, cut or not",
+         "%s / %s" % (raw_run and raw_run.group(1), raw_alpha and raw_alpha.group(1)))
+
 with t.case("C++ names"):
     cxx = h.build("cxx", sources=["cxx.cpp"], compiler="g++")
     r = profviz("run", "-o", "cxx.json", "--", cxx)
@@ -225,6 +239,25 @@ with t.case("C++ names"):
          "C++: a box shows the name without parameters and template arguments", labels)
     t.ok(any(tip.startswith("geo::Box<int>::grow(int) const") for tip in tips),
          "C++: the tooltip has the whole name", tips)
+
+with t.case("a header's copies, and same-named functions"):
+    copies = h.build("copies", sources=["copies.c", "copies_other.c"], flags=h.NO_INLINE)
+    cj = os.path.join(tmp, "copies.json")
+    profviz("run", "-q", "-o", cj, "--", copies)
+    c = load(cj)
+    r = profviz("dot", "-n", "0", "-e", "0", "--focus", "helper", cj)
+    helper_calls = sum(f["calls"] for f in c["functions"] if f["name"] == "helper")
+    got = nodes(r.stdout)
+    t.ok(r.returncode == 0 and got.get("helper", (0, 0, 0))[2] == helper_calls and
+         got["helper"][0] == 100.0, "focus on a header's function: all its copies (%d calls)"
+         % helper_calls, r.stdout[-600:] + r.stderr)
+    t.ok("other_file" in got and "main" in got, "... with the callers of each copy")
+    r = profviz("dot", "--focus", "step", cj)
+    lines = r.stderr.splitlines()
+    t.ok(r.returncode == 2 and "names several functions" in lines[0] and
+         sum("copies.c:" in l for l in lines) == 1 and
+         sum("copies_other.c:" in l for l in lines) == 1,
+         "two different functions of one name: refused, each listed with file:line", r.stderr)
 
 # ---- convert ----
 with t.case("convert"):

@@ -21,6 +21,11 @@ PV.graph = {
     for (const t of svg.querySelectorAll("title")) t.remove();
     for (const a of svg.querySelectorAll("a")) a.removeAttribute("xlink:title");
     for (const a of svg.querySelectorAll("a")) a.removeAttributeNS("http://www.w3.org/1999/xlink", "title");
+    // Links in the graph go nowhere: a profile's text must never become one.
+    for (const a of svg.querySelectorAll("a")) {
+      a.removeAttribute("href");
+      a.removeAttributeNS("http://www.w3.org/1999/xlink", "href");
+    }
     const vb = svg.viewBox.baseVal;
     this.full = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
     svg.removeAttribute("width");

@@ -47,10 +47,13 @@ int pv_load(const char *path, struct pv_loaded *out);
 int pv_load_buffer(const char *name, const char *data, size_t size, struct pv_loaded *out);
 void pv_loaded_free(struct pv_loaded *l);
 
-/* The function of r named name: exactly, else the one whose name without
- * its parameters or template arguments is name. -1 after a message naming
- * the candidates when none or several match. */
-int pv_find_function(const struct pv_report *r, const char *name, const char *path);
+/* Mark in chosen (one byte per function of r) the function named name:
+ * by its whole name, else by its name without parameters ("ns::f"); all
+ * copies of it when it is a header's. Its number of copies, or -1 after a
+ * message: no such function, or the name is several functions' (listed,
+ * with file:line). */
+int pv_find_functions(const struct pv_report *r, const char *name, const char *path,
+		      char *chosen);
 
 /* Write r to path in the format its extension asks for (atomically, as the
  * runtime does). 0, or -1 after a message. */

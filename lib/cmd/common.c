@@ -2,10 +2,12 @@
  * function, write a file. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "dotstyle.h"
 #include "output.h"
 
 int pv_arg_percent(const char *option, const char *value, double *out)
@@ -29,49 +31,78 @@ int pv_arg_count(const char *option, const char *value, unsigned long *out)
 	char *end;
 	errno = 0;
 	unsigned long v = strtoul(value, &end, 10);
-	if (errno || end == value || *end || value[0] == '-') {
-		fprintf(stderr, "profviz: %s: '%s' is not a whole number\n", option, value);
+	if (errno || end == value || *end || value[0] == '-' || v > UINT_MAX) {
+		fprintf(stderr, "profviz: %s: '%s' is not a whole number up to %u\n", option, value,
+			UINT_MAX);
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-/* name without its parameters: "ns::f(int) const" -> "ns::f". */
-static size_t bare_length(const char *name)
-{
-	const char *paren = strchr(name, '(');
-	return paren && paren != name ? (size_t)(paren - name) : strlen(name);
-}
-
+/* full without its parameters is name: "ns::f(int) const" for "ns::f". */
 static int matches_bare(const char *full, const char *name)
 {
-	size_t n = bare_length(full);
-	if (strlen(name) != n || strncmp(full, name, n))
-		return 0;
-	return 1;
+	size_t n = (size_t)(pv_name_params(full) - full);
+	return strlen(name) == n && !strncmp(full, name, n);
 }
 
-int pv_find_function(const struct pv_report *r, const char *name, const char *path)
+/* Copies of one header function share name, module, file and line; without
+ * a file, two functions of a name cannot be told to be one. */
+static int same_definition(const struct pv_rfunc *a, const struct pv_rfunc *b)
 {
-	int found = -1, several = 0;
-	for (unsigned i = 0; i < r->n_funcs; i++)
-		if (!strcmp(r->funcs[i].sym.name, name))
-			return (int)i;
-	for (unsigned i = 0; i < r->n_funcs; i++)
-		if (matches_bare(r->funcs[i].sym.name, name)) {
-			several |= found >= 0;
-			if (found < 0)
-				found = (int)i;
+	return !strcmp(a->sym.name, b->sym.name) && !strcmp(a->sym.module, b->sym.module) &&
+	       a->sym.file && b->sym.file && !strcmp(a->sym.file, b->sym.file) &&
+	       a->sym.line == b->sym.line;
+}
+
+/* Mark in chosen the functions match() takes for name: how many, 0 for none,
+ * -1 when they are not all one definition. */
+static int choose(const struct pv_report *r, const char *name, char *chosen,
+		  int (*match)(const char *full, const char *name))
+{
+	int n = 0, first = -1;
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		if (!match(r->funcs[i].sym.name, name))
+			continue;
+		if (first < 0)
+			first = (int)i;
+		else if (!same_definition(&r->funcs[first], &r->funcs[i]))
+			return -1;
+		chosen[i] = 1;
+		n++;
+	}
+	return n;
+}
+
+static int exactly(const char *full, const char *name)
+{
+	return !strcmp(full, name);
+}
+
+int pv_find_functions(const struct pv_report *r, const char *name, const char *path,
+		      char *chosen)
+{
+	int (*const matchers[])(const char *, const char *) = { exactly, matches_bare };
+	for (int m = 0; m < 2; m++) {
+		memset(chosen, 0, r->n_funcs);
+		int n = choose(r, name, chosen, matchers[m]);
+		if (n > 0)
+			return n;
+		if (n == 0)
+			continue;
+		fprintf(stderr, "profviz: %s: '%s' names several functions; give one of:\n", path,
+			name);
+		for (unsigned i = 0; i < r->n_funcs; i++) {
+			const struct pv_symbol *s = &r->funcs[i].sym;
+			if (!matchers[m](s->name, name))
+				continue;
+			if (s->file)
+				fprintf(stderr, "  %s  (%s:%d)\n", s->name, s->file, s->line);
+			else
+				fprintf(stderr, "  %s  (at %p in %s)\n", s->name, r->funcs[i].fn,
+					s->module);
 		}
-	if (found >= 0 && !several)
-		return found;
-	if (several) {
-		fprintf(stderr, "profviz: %s: '%s' names several functions; give the whole name:\n",
-			path, name);
-		for (unsigned i = 0; i < r->n_funcs; i++)
-			if (matches_bare(r->funcs[i].sym.name, name))
-				fprintf(stderr, "  %s\n", r->funcs[i].sym.name);
 		return -1;
 	}
 	fprintf(stderr, "profviz: %s: no function '%s' in the profile\n", path, name);

@@ -300,7 +300,7 @@ static void write_node(FILE *out, const struct diff *d, int id, const struct nod
 	struct change total = change_of(d, n->a.total, n->b.total);
 	struct change self = change_of(d, n->a.self, n->b.self);
 	int is_new = !n->a.present, removed = !n->b.present;
-	char hex[8], shown[PV_DIFF_NAME_MAX + 1];
+	char hex[8];
 	change_colour(d, total.points, 0, hex);
 	fprintf(out, "  f%d [label=\"", id);
 	if (f->sym.module[0] && strcmp(base_name(f->sym.module), base_name(d->vb->program))) {
@@ -308,8 +308,7 @@ static void write_node(FILE *out, const struct diff *d, int id, const struct nod
 		pv_dot_text(out, base_name(f->sym.module), 64);
 		fputs("]\\n", out);
 	}
-	pv_short_name(f->sym.name, shown, sizeof(shown));
-	pv_dot_text(out, shown, PV_DIFF_NAME_MAX);
+	pv_dot_short_name(out, f->sym.name, PV_DIFF_NAME_MAX);
 	if (removed)
 		fprintf(out, "\\nremoved\\nwas %.2f%%\\n(%.2f%%)\\n", total.share_a, self.share_a);
 	else

@@ -84,22 +84,12 @@ static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int
 }
 
 /* Functions and arcs from out's paths, whose func fields are still the
- * input's ids. */
-static int sum_paths(struct building *b)
+ * input's ids; raw_total: each path's raw total (from the input's whole
+ * subtree, or what flows through the focus). */
+static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVENTS])
 {
 	struct pv_report *r = b->out;
 	unsigned nev = r->nev;
-	/* Each path's raw total: its raw self and its children's. */
-	uint64_t (*raw_total)[PV_MAX_EVENTS] = calloc(r->n_paths + 1, sizeof(*raw_total));
-	if (!raw_total)
-		return -1;
-	for (unsigned i = r->n_paths; i-- > 0;) {
-		for (unsigned ev = 0; ev < nev; ev++)
-			raw_total[i][ev] += r->paths[i].raw_self[ev];
-		if (r->paths[i].parent >= 0)
-			for (unsigned ev = 0; ev < nev; ev++)
-				raw_total[r->paths[i].parent][ev] += raw_total[i][ev];
-	}
 	int status = 0;
 	for (unsigned i = 0; i < r->n_paths && status == 0; i++) {
 		struct pv_rpath *p = &r->paths[i];
@@ -123,14 +113,13 @@ static int sum_paths(struct building *b)
 		int caller = p->parent >= 0 ? r->paths[p->parent].func : -1;
 		status = add_arc(b, caller, p, nested, raw_total[i]);
 	}
-	free(raw_total);
 	return status;
 }
 
 int pv_view_build(struct pv_report *out, const struct pv_report *in, const struct pv_view *v)
 {
 	unsigned n = in->n_paths;
-	const int F = v->func;
+	const char *target = v->funcs;
 	*out = *in;
 	out->funcs = NULL;
 	out->arcs = NULL;
@@ -143,14 +132,20 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	char *under = calloc(n + 1, 1), *reach = calloc(n + 1, 1);
 	unsigned *dist = calloc(n + 1, sizeof(*dist));
 	int *index_of = malloc((n + 1) * sizeof(*index_of));
+	/* What flows into the focus through each of its callers' paths, and
+	 * each path's raw total in the input and what of it flows so. */
 	uint64_t (*flow)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*flow));
+	uint64_t (*raw_in)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_in));
+	uint64_t (*raw_flow)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_flow));
+	uint64_t (*raw_out)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_out));
 	struct building b = { in, out, malloc((in->n_funcs + 1) * sizeof(int)), NULL,
 			      calloc(n + 1, sizeof(struct arc_entry)) };
 	out->funcs = calloc(in->n_funcs + 1, sizeof(*out->funcs));
 	out->arcs = calloc(n + 1, sizeof(*out->arcs));
 	out->paths = calloc(n + 1, sizeof(*out->paths));
 	int status = -1;
-	if (!under || !reach || !dist || !index_of || !flow || !b.func_of || !b.entries ||
+	if (!under || !reach || !dist || !index_of || !flow || !raw_in || !raw_flow || !raw_out ||
+	    !b.func_of || !b.entries ||
 	    !out->funcs || !out->arcs || !out->paths)
 		goto done;
 	memset(b.func_of, -1, (in->n_funcs + 1) * sizeof(int));
@@ -163,24 +158,32 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 			under[i] = 1;
 			dist[i] = p->parent >= 0 ? dist[p->parent] + 1 : 0;
 		} else {
-			under[i] = p->func == F || parent_under;
+			under[i] = target[p->func] || parent_under;
 			dist[i] = parent_under ? dist[p->parent] + 1 : 0;
 		}
 	}
 	for (unsigned i = n; i-- > 0;) {
 		const struct pv_rpath *p = &in->paths[i];
-		int outermost = v->kind != PV_VIEW_WHOLE && p->func == F &&
+		for (unsigned ev = 0; ev < in->nev; ev++) {
+			raw_in[i][ev] += p->raw_self[ev];
+			if (p->parent >= 0)
+				raw_in[p->parent][ev] += raw_in[i][ev];
+		}
+		int outermost = v->kind != PV_VIEW_WHOLE && target[p->func] &&
 				!(p->parent >= 0 && under[p->parent]);
 		if (outermost) {
 			reach[i] = 1;
 			memcpy(flow[i], p->total, sizeof(flow[i]));
+			memcpy(raw_flow[i], raw_in[i], sizeof(raw_flow[i]));
 			for (unsigned ev = 0; ev < in->nev; ev++)
 				out->run_total[ev] += p->total[ev];
 		}
 		if (p->parent >= 0 && reach[i] && (outermost || !under[i])) {
 			reach[p->parent] = 1;
-			for (unsigned ev = 0; ev < in->nev; ev++)
+			for (unsigned ev = 0; ev < in->nev; ev++) {
 				flow[p->parent][ev] += flow[i][ev];
+				raw_flow[p->parent][ev] += raw_flow[i][ev];
+			}
 		}
 	}
 	if (v->kind == PV_VIEW_WHOLE)
@@ -196,6 +199,7 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 		struct pv_rpath *q = &out->paths[out->n_paths];
 		*q = *p;
 		q->parent = p->parent >= 0 ? index_of[p->parent] : -1;
+		memcpy(raw_out[out->n_paths], under[i] ? raw_in[i] : raw_flow[i], sizeof(raw_out[0]));
 		if (!under[i]) { /* a caller of the focus: only what flows through it */
 			memset(q->self, 0, sizeof(q->self));
 			memset(q->raw_self, 0, sizeof(q->raw_self));
@@ -203,7 +207,7 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 		}
 		index_of[i] = (int)out->n_paths++;
 	}
-	if (sum_paths(&b) < 0)
+	if (sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])raw_out) < 0)
 		goto done;
 	/* Raw costs of a part: its own raw costs over the whole's. */
 	uint64_t raw_sum[PV_MAX_EVENTS] = { 0 };
@@ -222,6 +226,9 @@ done:
 	free(dist);
 	free(index_of);
 	free(flow);
+	free(raw_in);
+	free(raw_flow);
+	free(raw_out);
 	if (status < 0) {
 		pv_report_free(out);
 		memset(out, 0, sizeof(*out));

@@ -14,12 +14,13 @@ enum pv_view_kind {
 
 struct pv_view {
 	enum pv_view_kind kind;
-	int func;       /* a function id of the input, for FOCUS and ROOT */
+	const char *funcs; /* FOCUS and ROOT: by function id of the input, 1 for
+			    * the function (its copies, if a header's) */
 	unsigned depth; /* levels of callees below func (the roots: WHOLE); 0: all */
 };
 
 /* out: the part of in that v describes, its shares of the part's total
- * (func's total for FOCUS and ROOT). in must have its call paths. 0, or -1
+ * (the functions' total for FOCUS and ROOT). in must have its call paths. 0, or -1
  * when memory ran out. */
 int pv_view_build(struct pv_report *out, const struct pv_report *in, const struct pv_view *v);
 

@@ -32,8 +32,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pv_load_buffer("fuzz.json", (const char *)data, size, &l) < 0)
 		return 0;
 	write_all(&l.r);
-	for (int kind = PV_VIEW_WHOLE; kind <= PV_VIEW_ROOT && l.r.n_paths; kind++) {
-		struct pv_view v = { (enum pv_view_kind)kind, 0, kind == PV_VIEW_WHOLE ? 2 : 0 };
+	char *first = calloc(l.r.n_funcs + 1, 1); /* the view of function 0 */
+	if (first)
+		first[0] = 1;
+	for (int kind = PV_VIEW_WHOLE; kind <= PV_VIEW_ROOT && l.r.n_paths && first; kind++) {
+		struct pv_view v = { (enum pv_view_kind)kind, first, kind == PV_VIEW_WHOLE ? 2 : 0 };
 		struct pv_report part;
 		if (l.r.n_funcs && pv_view_build(&part, &l.r, &v) == 0) {
 			part.max_nodes = 3;
@@ -41,6 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pv_report_free(&part);
 		}
 	}
+	free(first);
 	pv_loaded_free(&l);
 	return 0;
 }
