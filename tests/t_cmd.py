@@ -5,6 +5,7 @@ line naming the file and exit status 2."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -64,6 +65,17 @@ with t.case("run"):
     r = profviz("run", "-o", "bad.xyz", "--", "sh", "-c", "touch " + marker)
     t.ok(r.returncode == 2 and "PROFVIZ_OUTPUT" in r.stderr and not os.path.exists(marker),
          "run: a bad -o is refused before the program runs", r.stderr)
+    r = profviz("run", "-o", "a.json", "--", "true")
+    t.ok(r.returncode == 0 and "a.json was not written by this run" in r.stderr and
+         "profile in" not in r.stderr, "run: an old file at the path is not claimed", r.stderr)
+    spaced = os.path.join(tmp, "a b")
+    os.makedirs(spaced)
+    for f in ("profviz", "profviz.so"):
+        shutil.copy(os.path.join(h.ROOT, f), spaced)
+    r = subprocess.run([os.path.join(spaced, "profviz"), "run", "--", "true"],
+                       capture_output=True, text=True)
+    t.ok(r.returncode == 2 and "space or a colon" in r.stderr,
+         "run: an install path LD_PRELOAD cannot name is refused", r.stderr)
     t.eq(profviz("run").returncode, 2, "run: no program: exit 2")
     t.ok(profviz("run", "--help").stdout.startswith("usage: profviz run"), "run: --help")
 
@@ -215,17 +227,18 @@ with t.case("dot --root --depth"):
     r = profviz("dot", "-n", "0", "-e", "0", "--depth", "1", PROF)
     t.eq(sorted(nodes(r.stdout)), ["alpha", "beta", "main"], "--depth 1 from the program")
 
-    def amount(text):
+    def near(text, want):
+        """text ("1.234 ms") is want, to its last digit, and a unit or two
+        of rounding between paths and functions."""
         value, unit = text.split()
-        return float(value) * {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1}[unit]
+        size = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1}[unit]
+        return abs(float(value) * size - want) <= 0.0005 * size + 2
     alpha = funcs["alpha"]
     raw_run = re.search(r"\(raw total ([\d.]+ \w+)\)", r.stdout)
     raw_alpha = re.search(r'tooltip="alpha\\n[^"]*with the hooks\' own cost: total ([\d.]+ \w+)',
                           r.stdout)
-    # Paths and functions are rounded apart: a unit or two between them.
-    t.ok(raw_run and raw_alpha and
-         abs(amount(raw_run.group(1)) - p["raw_run_total"][0]) <= 2 + 1e-6 * run_total and
-         abs(amount(raw_alpha.group(1)) - alpha["raw_total"][0]) <= 2 + 1e-6 * run_total,
+    t.ok(raw_run and raw_alpha and near(raw_run.group(1), p["raw_run_total"][0]) and
+         near(raw_alpha.group(1), alpha["raw_total"][0]),
          "--depth: the raw figures are the whole subtree's, cut or not",
          "%s / %s" % (raw_run and raw_run.group(1), raw_alpha and raw_alpha.group(1)))
 

@@ -24,7 +24,8 @@ int pv_cmd_merge(int argc, char **argv);   /* merge.c */
 int pv_cmd_diff(int argc, char **argv);    /* diff.c */
 int pv_cmd_html(int argc, char **argv);    /* html.c */
 
-/* Exit statuses: as grep and diff, 2 is trouble (a bad file or usage). */
+/* Exit status for trouble: a bad file or usage, a file that could not be
+ * written (as grep's and diff's 2); 0 otherwise. */
 #define PV_EXIT_TROUBLE 2
 
 /* A profile read from a file, and what owns its memory. */

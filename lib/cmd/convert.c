@@ -48,7 +48,7 @@ int pv_cmd_convert(int argc, char **argv)
 			continue;
 		}
 		if (pv_write_to(argv[i], &l.r) < 0)
-			status = 1;
+			status = PV_EXIT_TROUBLE;
 	}
 	pv_loaded_free(&l);
 	return status;

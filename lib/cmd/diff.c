@@ -516,6 +516,8 @@ static int write_report(const struct diff *d, unsigned top)
 			snprintf(own, sizeof(own), "new");
 		else if (!nd->b.present)
 			snprintf(own, sizeof(own), "removed");
+		else if (!nd->a.total) /* no own figure to change from */
+			snprintf(own, sizeof(own), "-");
 		else
 			snprintf(own, sizeof(own), "%+.0f%%", c.own);
 		snprintf(calls, sizeof(calls), "%" PRIu64 " -> %" PRIu64, nd->a.calls, nd->b.calls);
@@ -626,14 +628,14 @@ int pv_cmd_diff(int argc, char **argv)
 	if (output) {
 		struct graph_job job = { vb, &d, node, edge, (unsigned)max_nodes };
 		if (pv_output_write_file(output, write_graph_job, &job.r) < 0)
-			status = 1;
+			status = PV_EXIT_TROUBLE;
 	} else if (!report && write_graph(stdout, &d, node, edge, (unsigned)max_nodes) < 0) {
-		status = 1;
+		status = PV_EXIT_TROUBLE;
 	}
 	if ((output || report) && write_report(&d, (unsigned)top) < 0)
 		goto out_of_memory;
 	if (fflush(stdout))
-		status = 1;
+		status = PV_EXIT_TROUBLE;
 	goto out;
 out_of_memory:
 	fprintf(stderr, "profviz diff: out of memory\n");

@@ -121,7 +121,7 @@ int pv_cmd_dot(int argc, char **argv)
 	shown->colour_by_self = self_colour;
 	int failed = output ? pv_output_write_file(output, pv_write_dot, shown)
 			    : pv_write_dot(stdout, shown) | fflush(stdout);
-	status = failed ? 1 : 0;
+	status = failed ? PV_EXIT_TROUBLE : 0;
 	if (shown == &part)
 		pv_report_free(&part);
 out:

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -132,13 +133,23 @@ done:
 	return svg;
 }
 
-static int same_function(const struct pv_rfunc *a, const struct pv_rfunc *b)
+/* Functions ordered as copies.c tells them apart: name, module, then
+ * file:line, or the address of one without a file (which has no copies). */
+static int function_order(const void *x, const void *y)
 {
-	if (strcmp(a->sym.name, b->sym.name) || strcmp(a->sym.module, b->sym.module))
-		return 0;
-	if (a->sym.file && b->sym.file)
-		return a->sym.line == b->sym.line && !strcmp(a->sym.file, b->sym.file);
-	return !a->sym.file && !b->sym.file && a->fn == b->fn;
+	const struct pv_rfunc *a = *(const struct pv_rfunc *const *)x;
+	const struct pv_rfunc *b = *(const struct pv_rfunc *const *)y;
+	int c = strcmp(a->sym.name, b->sym.name);
+	if (!c)
+		c = strcmp(a->sym.module, b->sym.module);
+	if (!c && (!a->sym.file || !b->sym.file))
+		c = !a->sym.file - !b->sym.file;
+	if (!c && a->sym.file)
+		c = a->sym.line != b->sym.line ? (a->sym.line < b->sym.line ? -1 : 1)
+					       : strcmp(a->sym.file, b->sym.file);
+	if (!c && !a->sym.file)
+		c = a->fn != b->fn ? ((uintptr_t)a->fn < (uintptr_t)b->fn ? -1 : 1) : 0;
+	return c;
 }
 
 /* The dot writer merges the copies of a function defined in a header and
@@ -153,12 +164,22 @@ static int *boxes_of(const struct pv_report *r)
 		free(box_of);
 		return NULL;
 	}
-	for (unsigned i = 0; i < r->n_funcs; i++) {
-		box_of[i] = -1;
-		for (unsigned b = 0; b < view.n_funcs && box_of[i] < 0; b++)
-			if (same_function(&r->funcs[i], &view.funcs[b]))
-				box_of[i] = view.funcs[b].id;
+	const struct pv_rfunc **boxes = malloc((view.n_funcs + 1) * sizeof(*boxes));
+	if (!boxes) {
+		free(box_of);
+		pv_copies_free(&view);
+		return NULL;
 	}
+	for (unsigned b = 0; b < view.n_funcs; b++)
+		boxes[b] = &view.funcs[b];
+	qsort(boxes, view.n_funcs, sizeof(*boxes), function_order);
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		const struct pv_rfunc *f = &r->funcs[i];
+		const struct pv_rfunc **box =
+			bsearch(&f, boxes, view.n_funcs, sizeof(*boxes), function_order);
+		box_of[i] = box ? (*box)->id : -1;
+	}
+	free(boxes);
 	pv_copies_free(&view);
 	return box_of;
 }
@@ -275,25 +296,29 @@ int pv_cmd_html(int argc, char **argv)
 		return PV_EXIT_TROUBLE;
 	}
 	const char *path = argv[optind];
+	/* Read once: the page embeds exactly the text the graph is made from
+	 * (and a pipe can be read only once). */
+	size_t json_len = 0;
+	FILE *f = fopen(path, "r");
+	char *json = f ? slurp(f, path, &json_len) : NULL;
+	if (!f)
+		fprintf(stderr, "profviz: %s: %s\n", path, strerror(errno));
+	else
+		fclose(f);
 	struct pv_loaded l;
-	if (pv_load(path, &l) < 0)
+	if (!json || pv_load_buffer(path, json, json_len, &l) < 0) {
+		free(json);
 		return PV_EXIT_TROUBLE;
+	}
 
 	int status = PV_EXIT_TROUBLE;
-	struct page p = { .r = l.r };
-	char *json = NULL, *svg = NULL;
+	struct page p = { .r = l.r, .json_len = json_len };
+	char *svg = NULL;
 	int *box_of = NULL;
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "profviz html: %s: %s\n", path, strerror(errno));
-		goto out;
-	}
-	json = slurp(f, path, &p.json_len);
-	fclose(f);
 	p.r.node_threshold = node;
 	p.r.edge_threshold = edge;
 	p.r.max_nodes = (unsigned)nodes;
-	if (!json || !(svg = layout_svg(&p.r)))
+	if (!(svg = layout_svg(&p.r)))
 		goto out;
 	if (!(box_of = boxes_of(&p.r))) {
 		fprintf(stderr, "profviz html: out of memory\n");
@@ -302,7 +327,7 @@ int pv_cmd_html(int argc, char **argv)
 	p.json = json;
 	p.svg = svg;
 	p.box_of = box_of;
-	status = pv_output_write_file(output, write_page, &p.r) < 0 ? 1 : 0;
+	status = pv_output_write_file(output, write_page, &p.r) < 0 ? PV_EXIT_TROUBLE : 0;
 out:
 	free(json);
 	free(svg);

@@ -438,7 +438,7 @@ int pv_cmd_merge(int argc, char **argv)
 			m.without_paths);
 	if (pv_report_sort(&m.r) < 0)
 		goto out_of_memory;
-	status = pv_write_to(output, &m.r) < 0 ? 1 : 0;
+	status = pv_write_to(output, &m.r) < 0 ? PV_EXIT_TROUBLE : 0;
 	goto out;
 out_of_memory:
 	fprintf(stderr, "profviz merge: out of memory\n");

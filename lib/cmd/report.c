@@ -273,5 +273,5 @@ int pv_cmd_report(int argc, char **argv)
 	flat(&v, (unsigned)top);
 	arcs(&v, (unsigned)top);
 	pv_loaded_free(&l);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
 }

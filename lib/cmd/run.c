@@ -67,19 +67,45 @@ static const char *from_environment(const char *name)
 	return getenv(name);
 }
 
-/* After the run: each output as the runtime named it, and whether it is there. */
-static void say_where(const struct pv_config *c, pid_t pid)
+/* Each output as the runtime will name it, and what was at that path before
+ * the run: the runtime replaces a file by renaming a new one onto it, so a
+ * profile of this run is a file that was not there before. */
+struct expected {
+	char path[PATH_MAX];
+	int usable, existed;
+	struct stat before;
+};
+
+static void note_outputs(const struct pv_config *c, pid_t pid, struct expected *e)
 {
 	for (unsigned i = 0; i < c->n_outputs; i++) {
-		char path[PATH_MAX];
-		struct stat st;
-		if (pv_expand_path(c->outputs[i].path, pid, path, sizeof(path)) < 0)
+		e[i].usable = pv_expand_path(c->outputs[i].path, pid, e[i].path,
+					     sizeof(e[i].path)) == 0;
+		e[i].existed = e[i].usable && stat(e[i].path, &e[i].before) == 0;
+	}
+}
+
+static int is_new(const struct expected *e)
+{
+	struct stat now;
+	if (stat(e->path, &now) != 0)
+		return 0;
+	return !e->existed || now.st_ino != e->before.st_ino || now.st_dev != e->before.st_dev ||
+	       now.st_mtim.tv_sec != e->before.st_mtim.tv_sec ||
+	       now.st_mtim.tv_nsec != e->before.st_mtim.tv_nsec;
+}
+
+/* After the run: where each output went, or that it was not written. */
+static void say_where(const struct pv_config *c, const struct expected *e)
+{
+	for (unsigned i = 0; i < c->n_outputs; i++) {
+		if (!e[i].usable)
 			continue;
-		if (stat(path, &st) == 0)
-			fprintf(stderr, "profviz: profile in %s\n", path);
+		if (is_new(&e[i]))
+			fprintf(stderr, "profviz: profile in %s\n", e[i].path);
 		else
-			fprintf(stderr, "profviz: no %s was written (was the program built with "
-				"-finstrument-functions?)\n", path);
+			fprintf(stderr, "profviz: %s was not written by this run (was the program "
+				"built with -finstrument-functions?)\n", e[i].path);
 	}
 }
 
@@ -107,6 +133,11 @@ int pv_cmd_run(int argc, char **argv)
 		fputs("profviz run: no profviz.so beside this command (run `make`)\n", stderr);
 		return PV_EXIT_TROUBLE;
 	}
+	if (strpbrk(runtime, " :")) { /* LD_PRELOAD splits at both; it has no quoting */
+		fprintf(stderr, "profviz run: %s: LD_PRELOAD cannot name a file whose path has a "
+			"space or a colon; install profviz elsewhere\n", runtime);
+		return PV_EXIT_TROUBLE;
+	}
 	if ((outputs && setenv("PROFVIZ_OUTPUT", outputs, 1)) ||
 	    (events && setenv("PROFVIZ_EVENTS", events, 1)) ||
 	    (quiet && setenv("PROFVIZ_QUIET", "1", 1)) || preload_runtime(runtime)) {
@@ -127,14 +158,20 @@ int pv_cmd_run(int argc, char **argv)
 	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	sigaction(SIGINT, &ignore, &old_int);
 	sigaction(SIGQUIT, &ignore, &old_quit);
-	/* Closed by a successful exec; otherwise it carries exec's errno. */
-	int exec_failed[2];
-	if (pipe2(exec_failed, O_CLOEXEC) < 0) {
+	/* exec_failed: closed by a successful exec; otherwise it carries exec's
+	 * errno. go: the child execs once the parent has closed it, having
+	 * noted what the outputs' paths held before. */
+	int exec_failed[2], go[2];
+	if (pipe2(exec_failed, O_CLOEXEC) < 0 || pipe2(go, O_CLOEXEC) < 0) {
 		perror("profviz run: pipe");
 		return PV_EXIT_TROUBLE;
 	}
 	pid_t pid = fork();
 	if (pid == 0) {
+		char ignored;
+		close(go[1]);
+		while (read(go[0], &ignored, 1) < 0 && errno == EINTR)
+			;
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
 		execvp(argv[optind], argv + optind);
@@ -145,6 +182,11 @@ int pv_cmd_run(int argc, char **argv)
 		_exit(err == ENOENT ? 127 : 126);
 	}
 	close(exec_failed[1]);
+	close(go[0]);
+	struct expected expect[PV_MAX_OUTPUTS];
+	if (pid > 0)
+		note_outputs(&config, pid, expect);
+	close(go[1]);
 	int exec_errno = 0;
 	ssize_t got = pid > 0 ? read(exec_failed[0], &exec_errno, sizeof(exec_errno)) : 0;
 	close(exec_failed[0]);
@@ -161,7 +203,7 @@ int pv_cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (!quiet && got <= 0)
-		say_where(&config, pid);
+		say_where(&config, expect);
 	if (WIFSIGNALED(status)) {
 		/* Die the same way, without a core of our own. */
 		struct rlimit no_core = { 0, 0 };
