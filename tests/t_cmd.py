@@ -272,6 +272,31 @@ with t.case("a header's copies, and same-named functions"):
          sum("copies_other.c:" in l for l in lines) == 1,
          "two different functions of one name: refused, each listed with file:line", r.stderr)
 
+with t.case("text from the program and the file"):
+    # A path may hold any bytes: the JSON and the graph must stay UTF-8.
+    odd = os.path.join(tmp.encode(), b"caf\xe9 \xff")
+    os.makedirs(odd)
+    shutil.copy(prog, os.path.join(odd, b"prog"))
+    subprocess.run([PROFVIZ, "run", "-q", "-o", "odd.json,odd.dot", "--",
+                    os.path.join(odd, b"prog")], cwd=odd, capture_output=True)
+    oj = os.path.join(odd, b"odd.json").decode(errors="surrogateescape")
+    t.eq(profviz("report", oj).returncode, 0, "a program under a non-UTF-8 path: its JSON reads")
+    ok, err = h.dot_renders(os.path.join(odd, b"odd.dot").decode(errors="surrogateescape"))
+    t.ok(ok, "... and graphviz takes its graph without a word", err)
+    # Event names come from the user: quoted, they must stay text.
+    q = dict(p)
+    q["events"] = ['x", URL="javascript:alert(1)", label="y']
+    q["running_ratio"] = [0.5]
+    path = os.path.join(tmp, "quoted.json")
+    with open(path, "w") as f:
+        json.dump(q, f)
+    out = os.path.join(tmp, "quoted.dot")
+    profviz("dot", "-o", out, path)
+    svg = subprocess.run(["dot", "-Tsvg", out], capture_output=True, text=True)
+    t.ok(svg.returncode == 0 and not svg.stderr and "href" not in svg.stdout and
+         "javascript:alert(1)" in svg.stdout, "an event name with quotes stays inside its label",
+         svg.stderr)
+
 # ---- convert ----
 with t.case("convert"):
     back = [os.path.join(tmp, "back." + e) for e in ("json", "dot", "folded")]
