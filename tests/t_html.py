@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """profviz html: the page made from a real profile, driven in Debian's
 chromium (tests/js/html_check.js): no errors, no network, search, focus,
-hot path, table sorting and the icicle's zoom, each checked against the
-JSON profile of the same run; a 701-function page's time to be usable;
+hot path, table sorting, the icicle's zoom and the threshold sliders, each
+checked against the JSON profile of the same run; a 701-function page's
+time to be usable;
 the profile embedded intact even when its strings hold "</script>"; and
 the command's errors (bad JSON, no dot on PATH)."""
 import json
@@ -32,6 +33,51 @@ def profviz(*args, env=None):
 def embedded(page, element_id):
     m = re.search(r'<script type="application/json" id="%s">(.*?)</script>' % element_id, page, re.S)
     return json.loads(m.group(1)) if m else None
+
+
+def slider_expect(page, prof, node_min, arc_min, keep=None):
+    """What the sliders at node_min/arc_min (% of the run; None: the bottom)
+    should leave drawn, from the JSON: boxes (a box's total is its copies'
+    sum) and arcs (summed between two boxes) among those graphviz laid out,
+    arcs with a hidden end hidden, nested arcs by their ends only; the box
+    keep (focused) stays, with its arcs to boxes drawn. (nodes, edges, count
+    text)."""
+    run = prof["run_total"][0]
+    boxes = embedded(page, "boxes")
+    laid_nodes = set(re.findall(r"<title>(f\d+)</title>", page))
+    laid_edges = {k.replace("&#45;&gt;", "->")
+                  for k in re.findall(r"<title>((?:f\d+|root)&#45;&gt;f\d+)</title>", page)}
+    share = lambda total: 100 * min(total, run) / run
+    box_total, arcs = {}, {}
+    for i, f in enumerate(prof["functions"]):
+        box_total["f%d" % boxes[i]] = box_total.get("f%d" % boxes[i], 0) + f["total"][0]
+    for a in prof["arcs"]:
+        k = ("root" if a["caller"] is None else "f%d" % boxes[a["caller"]]) + "->f%d" % boxes[a["callee"]]
+        e = arcs.setdefault(k, [0, 0, 0, a["caller"] is None])
+        e[0] += a["total"][0]
+        e[1] += a["calls"]
+        e[2] += a["nested_calls"]
+    nodes = {"root"} | {k for k in laid_nodes
+                        if node_min is None or k == keep or share(box_total[k]) >= node_min}
+    edges = set()
+    for k in laid_edges:
+        total, calls, nested, from_root = arcs[k]
+        nested = not from_root and calls > 0 and nested == calls
+        if set(k.split("->")) <= nodes and (arc_min is None or nested or keep in k.split("->")
+                                            or share(total) >= arc_min):
+            edges.add(k)
+    n = lambda k, one: "%d %s%s" % (k, one, "" if k == 1 else "s")
+    hidden = len(laid_nodes) + 1 - len(nodes), len(laid_edges) - len(edges)
+    return nodes, edges, "hidden: %s, %s" % (n(hidden[0], "function"), n(hidden[1], "arc"))
+
+
+def slider_checks(what, page, prof, state, node_min, arc_min, keep=None):
+    nodes, edges, count = slider_expect(page, prof, node_min, arc_min, keep)
+    t.eq(set(state["nodes"]), nodes, "%s: exactly the boxes of share >= the node slider drawn" % what)
+    t.eq(set(state["edges"]), edges, "%s: exactly the arcs of share >= the arc slider, both ends "
+         "drawn" % what)
+    t.eq(state["count"], count, "%s: the count says %r" % (what, count))
+    return nodes, edges
 
 
 def one_line(r, name, *words):
@@ -125,8 +171,16 @@ r = profviz("html", "-n", "0", "-e", "0", "--nodes", "0", "-o", "many.html", MAN
 t.eq(r.returncode, 0, "html: the 701-function page, every function a box", r.stderr)
 
 cfg = os.path.join(tmp, "cfg.json")
+# The sliders go just above side_three's share (hiding its box) and then
+# above main->side_one's (hiding arcs between boxes still drawn): shares
+# from this run, since timing moves them a little.
+RUN = prof["run_total"][0]
+share_of = lambda v: 100 * v / RUN
+s3 = share_of(funcs[ids["side_three"]]["total"][0])
+side_one_arc = share_of(next(a["total"][0] for a in prof["arcs"]
+                             if a["caller"] == ids["main"] and a["callee"] == ids["side_one"]))
 json.dump({"hot": os.path.join(tmp, "hot.html"), "many": os.path.join(tmp, "many.html"),
-           "shots": shots}, open(cfg, "w"))
+           "shots": shots, "nodeAbove": s3, "arcAbove": side_one_arc}, open(cfg, "w"))
 b = subprocess.run(["node", os.path.join(NODE_DIR, "html_check.js"), cfg], capture_output=True,
                    text=True, cwd=NODE_DIR, timeout=120)
 try:
@@ -206,6 +260,59 @@ with t.case("browser"):
          and abs(ic["after"]["w"] - ic["width"]) < 0.5, "icicle: a frame clicked fills the width", ic)
     t.ok(abs(ic["zoomedOut"]["w"] - ic["before"]["w"]) < 0.5 and
          abs(ic["mainAfter"]["w"] - ic["mainBefore"]["w"]) < 0.5, "icicle: the top frame zooms out", ic)
+
+    sl = seen["sliders"]
+    st = sl["start"]
+    t.ok(st["atMin"] and st["nodeText"] == "0.5%" and st["arcText"] == "0.1%"
+         and "-n" in st["tooltip"] and "laid out" in st["tooltip"],
+         "sliders: start at the page's thresholds (-n 0.5, -e 0.1), the tooltip says why", st)
+    all_nodes, all_edges = slider_checks("sliders at the bottom", page, prof, st, None, None)
+    t.eq(all_nodes, {"root"} | set(re.findall(r"<title>(f\d+)</title>", page)),
+         "sliders at the bottom: every box laid out is drawn")
+    nv, av = sl["node"]["node"], sl["both"]["arc"]
+    key3 = "f%d" % boxes[ids["side_three"]]
+    t.ok(s3 < nv <= 50 and sl["node"]["nodeText"] == "%g%%" % nv,
+         "node slider: moved to %g%%, above side_three's %.2f%%, and says so" % (nv, s3), sl["node"])
+    nodes, _ = slider_checks("node slider at %g%%" % nv, page, prof, sl["node"], nv, None)
+    t.ok(key3 not in nodes, "node slider at %g%%: side_three hidden" % nv)
+    t.ok(sl["both"]["node"] == nv and side_one_arc < av <= 50 and sl["both"]["arcText"] == "%g%%" % av,
+         "arc slider: moved to %g%%, above main->side_one's %.2f%%, the node slider kept"
+         % (av, side_one_arc), sl["both"])
+    _, edges = slider_checks("node %g%%, arcs %g%%" % (nv, av), page, prof, sl["both"], nv, av)
+    n_only = slider_expect(page, prof, nv, None)[1]
+    t.ok(n_only - edges, "arc slider at %g%%: hides arcs whose ends are drawn" % av, n_only - edges)
+    want_hidden = [n for n in name_of if "side_" in n and "f%d" % boxes[ids[n]] not in nodes]
+    t.ok(sl["search"]["hidden"] == str(len(want_hidden)) and want_hidden and
+         "%d of them hidden by the sliders" % len(want_hidden) in sl["search"]["text"],
+         "search: says how many matches the sliders hide", sl["search"])
+    fo = sl["focused"]
+    slider_checks("focus on side_three, under the node slider", page, prof, fo, nv, av, keep=key3)
+    t.ok(key3 in fo["nodes"] and fo["graphShown"] and fo["note"] and "Under the node slider" in fo["note"],
+         "focus on a hidden function: its box shown, the panel says why", fo.get("note"))
+    t.ok([e for e in fo["edges"] if key3 in e.split("->")],
+         "focus on a hidden function: its arcs under the arc slider shown too", fo["edges"])
+    slider_checks("Escape from that focus", page, prof, sl["unfocused"], nv, av)
+    hot_keys = ["root->f%d" % boxes[ids[chain[0]]]] + ["f%d->f%d" % (boxes[ids[a]], boxes[ids[b]])
+                                                       for a, b in zip(chain, chain[1:])]
+    t.eq(sorted(sl["hot"]["edges"]), sorted(hot_keys), "hot path with the sliders moved: its arcs marked")
+    t.eq(len(sl["hot"]["panel"]), len(chain), "hot path with the sliders moved: listed step by step")
+    t.ok(sl["back"]["atMin"] and set(sl["back"]["nodes"]) == all_nodes and set(sl["back"]["edges"]) == all_edges
+         and sl["back"]["count"] == "hidden: 0 functions, 0 arcs",
+         "sliders back at the bottom: everything drawn again", sl["back"]["count"])
+
+    many_page = open(os.path.join(tmp, "many.html"), encoding="utf-8").read()
+    ms = seen["many"]["sliders"]
+    t.ok(ms["start"]["atMin"] and ms["start"]["nodeText"] == "0%" and ms["start"]["count"] ==
+         "hidden: 0 functions, 0 arcs", "large page: made with -n 0 -e 0, the sliders start at 0%",
+         ms["start"])
+    mb = ms["both"]
+    nodes, edges = slider_checks("large page, node %g%%, arcs %g%%" % (mb["node"], mb["arc"]), many_page,
+                                 many_prof, mb, mb["node"], mb["arc"])
+    n_only = slider_expect(many_page, many_prof, mb["node"], None)[1]
+    t.ok(mb["node"] == 0.2 and mb["arc"] == 0.5 and 50 < len(nodes) < 600 and n_only - edges,
+         "large page: node slider 0.2%, arcs 0.5%: some boxes kept, some arcs between them hidden",
+         (mb["node"], mb["arc"], len(nodes), len(n_only - edges)))
+    slider_checks("large page, back at the bottom", many_page, many_prof, ms["back"], None, None)
 
     mn = seen["many"]
     print("# %d-function page: ready %.0f ms after navigation (scripts %.0f ms; %s), %d ms wall"

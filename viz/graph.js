@@ -1,7 +1,8 @@
 /* graph.js — the call graph as graphviz laid it out, with its colours and
  * labels: pan (drag) and zoom (wheel) on the SVG's viewBox, a tooltip per
  * box, focus (a function, its callers and callees; the rest fades), the hot
- * path, and search matches. Nodes are "f<box>" (and "root" for the
+ * path, search matches, and the threshold sliders that hide boxes and arcs
+ * of the layout (never re-laid out). Nodes are "f<box>" (and "root" for the
  * program), edges "fA->fB", from graphviz's <title>s. */
 PV.graph = {
   init(m, onPick) {
@@ -26,6 +27,8 @@ PV.graph = {
       a.removeAttribute("href");
       a.removeAttributeNS("http://www.w3.org/1999/xlink", "href");
     }
+    this.hidden = new Set();
+    this.caption = [...svg.querySelectorAll(":scope > g > text")].map((t) => t.textContent);
     const vb = svg.viewBox.baseVal;
     this.full = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
     svg.removeAttribute("width");
@@ -168,7 +171,7 @@ PV.graph = {
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const k of keys) {
       const r = this.nodes.get(k)?.getBoundingClientRect();
-      if (!r) continue;
+      if (!r || !r.width) continue; // hidden by the sliders
       const a = this.toGraph(r.left, r.top), b = this.toGraph(r.right, r.bottom);
       x0 = Math.min(x0, a.x); y0 = Math.min(y0, a.y); x1 = Math.max(x1, b.x); y1 = Math.max(y1, b.y);
     }
@@ -181,12 +184,12 @@ PV.graph = {
   },
   inView(key) {
     const r = this.nodes.get(key)?.getBoundingClientRect(), s = this.svg.getBoundingClientRect();
-    return !r || (r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom);
+    return !r || !r.width || (r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom);
   },
   /* Pan so that node key is in view (its zoom kept). */
   show(key) {
     const g = this.nodes.get(key), r = g && g.getBoundingClientRect();
-    if (!r || this.inView(key)) return;
+    if (!r || !r.width || this.inView(key)) return;
     const c = this.toGraph(r.left + r.width / 2, r.top + r.height / 2), b = this.box;
     this.setBox({ x: c.x - b.w / 2, y: c.y - b.h / 2, w: b.w, h: b.h });
   },
@@ -203,5 +206,104 @@ PV.graph = {
     this.svg.classList.toggle("hotpath", !!arcs);
     this.mark("hot", nodes, edges);
     if (arcs && nodes.some((k) => !this.inView(k))) this.fitTo(nodes);
+  },
+
+  /* A box's share of the run in %, from the JSON (an empty run: 100). */
+  share(total) {
+    return this.m.run ? 100 * total / this.m.run : 100;
+  },
+  /* Hide the boxes whose total is under nodeMin % of the run, the arcs
+   * under arcMin % (a nested arc has no total: it goes only with an end),
+   * and every arc with a hidden end; null hides nothing by that rule. The
+   * box keep (the focused one) stays, and so do its arcs to boxes drawn.
+   * Returns how many of each it hid. */
+  prune(nodeMin, arcMin, keep) {
+    const m = this.m, hidden = new Set();
+    for (const [key, g] of this.nodes) {
+      const total = m.boxTotal.get(key);
+      const off = nodeMin !== null && key !== keep && total !== undefined && this.share(total) < nodeMin;
+      g.classList.toggle("pruned", off);
+      if (off) hidden.add(key);
+    }
+    let arcs = 0;
+    for (const [key, g] of this.edges) {
+      const [from, to] = key.split("->"), a = m.arcOf.get(key);
+      const off = hidden.has(from) || hidden.has(to) ||
+        (arcMin !== null && !!a && !a.nested && from !== keep && to !== keep && this.share(a.total) < arcMin);
+      g.classList.toggle("pruned", off);
+      arcs += off;
+    }
+    this.hidden = hidden;
+    return { funcs: hidden.size, arcs };
+  },
+  /* Whether function id has a box that the sliders leave in view. */
+  visible(id) {
+    const key = PV.keyOf(this.m, id);
+    return !!key && !this.hidden.has(key);
+  },
+  /* The thresholds the page was made with, from the graph's caption (the
+   * dot writer's "thresholds: nodes N%, arcs E% of the run; hidden: ..."):
+   * what the sliders start from. Null when the caption does not say. */
+  thresholds() {
+    for (const t of this.caption.slice().reverse()) {
+      const r = /^thresholds: nodes ([0-9.e+-]+)%, arcs ([0-9.e+-]+)% of the run; hidden: /.exec(t);
+      if (r && isFinite(+r[1]) && isFinite(+r[2])) return { node: +r[1], arc: +r[2] };
+    }
+    return null;
+  },
+};
+
+/* The two sliders in the bar, node % and arc %: each from the page's own
+ * threshold (what was laid out; less cannot be shown without making the page
+ * again) up to 50 %, in 1-1.5-2-3-5-7 steps. At the bottom they hide
+ * nothing. onChange() after each move. */
+PV.sliders = {
+  MAX: 50,
+  init(pageMin, onChange) {
+    this.inputs = {};
+    for (const [name, min] of [["node", pageMin ? pageMin.node : 0], ["arc", pageMin ? pageMin.arc : 0]]) {
+      const input = document.getElementById(name + "-min"), out = document.getElementById(name + "-min-value");
+      const steps = this.ladder(min);
+      input.min = 0;
+      input.max = steps.length - 1;
+      input.step = 1;
+      input.value = 0;
+      input.disabled = steps.length < 2;
+      const what = name === "node" ? "functions whose total" : "arcs whose total";
+      input.title = "hides " + what + " is under this share of the run. The least is the page's " +
+        "own threshold (" + (pageMin ? min + "%" : "unknown") + "): what fell under it was never laid " +
+        "out; to see it, make the page again with a lower `profviz html " + (name === "node" ? "-n" : "-e") +
+        "` (and --nodes for the cap of boxes).";
+      const show = () => {
+        const v = steps[+input.value];
+        out.textContent = (pageMin || +input.value ? v + "%" : "all");
+        out.dataset.value = v;
+      };
+      input.addEventListener("input", () => { show(); onChange(); });
+      show();
+      this.inputs[name] = { input, steps };
+    }
+    this.counter = document.getElementById("pruned");
+  },
+  /* The slider's stops: the page's threshold, then the round values above. */
+  ladder(min) {
+    const steps = [min];
+    for (const decade of [0.01, 0.1, 1, 10])
+      for (const k of [1, 1.5, 2, 3, 5, 7]) {
+        const v = +(decade * k).toPrecision(2);
+        if (v > min && v <= this.MAX) steps.push(v);
+      }
+    return steps;
+  },
+  /* The threshold a slider sets, in % of the run; null at the bottom. */
+  value(name) {
+    const s = this.inputs[name];
+    return +s.input.value ? s.steps[+s.input.value] : null;
+  },
+  count(hidden) {
+    const n = (k, one) => k + " " + one + (k === 1 ? "" : "s");
+    this.counter.textContent = "hidden: " + n(hidden.funcs, "function") + ", " + n(hidden.arcs, "arc");
+    this.counter.dataset.funcs = hidden.funcs;
+    this.counter.dataset.arcs = hidden.arcs;
   },
 };

@@ -1,6 +1,9 @@
 /* main.js — reads the embedded profile, starts the views, and keeps the
  * one piece of state they share: the trail of focused functions (Escape or
- * a breadcrumb goes back), and whether the hot path is shown. */
+ * a breadcrumb goes back), and whether the hot path is shown. The threshold
+ * sliders hide boxes and arcs, never the focused box nor its arcs to boxes
+ * drawn: focusing a function they hide shows it while it has the focus,
+ * and the panel says why. */
 (function () {
   const t0 = performance.now();
   const prof = JSON.parse(document.getElementById("profile").textContent);
@@ -12,18 +15,37 @@
   const trail = [];
   let hotOn = false;
 
+  const focused = () => (trail.length ? trail[trail.length - 1] : null);
+  // The sliders' thresholds over the graph, the focused box kept.
+  function prune() {
+    const id = focused();
+    PV.sliders.count(PV.graph.prune(PV.sliders.value("node"), PV.sliders.value("arc"),
+      id === null ? null : PV.keyOf(m, id)));
+  }
+  // The node slider's threshold when it would hide function id's box.
+  function under(id) {
+    const key = PV.keyOf(m, id), min = PV.sliders.value("node");
+    if (!key || min === null) return null;
+    const share = PV.graph.share(m.boxTotal.get(key));
+    return share < min ? { share, min } : null;
+  }
+  function details() {
+    const id = focused();
+    if (id !== null) PV.panel.show(id, under(id));
+    else if (hotOn) PV.panel.showHot(PV.hotPath(m), (i) => PV.graph.visible(i));
+    else PV.panel.clear();
+  }
   function apply() {
-    const id = trail.length ? trail[trail.length - 1] : null;
+    const id = focused();
     if (id !== null) hotOn = false;
+    prune();
     PV.graph.hot(hotOn ? PV.hotPath(m) : null);
     document.getElementById("hot").classList.toggle("on", hotOn);
     PV.graph.focus(id);
     PV.table.select(id);
     PV.icicle.focus(id);
     PV.panel.trail(trail);
-    if (id !== null) PV.panel.show(id);
-    else if (hotOn) PV.panel.showHot(PV.hotPath(m));
-    else PV.panel.clear();
+    details();
   }
   function pick(id) {
     if (trail[trail.length - 1] !== id) trail.push(id);
@@ -51,7 +73,12 @@
   timed("table", () => PV.table.init(m, pick));
   timed("icicle", () => PV.icicle.init(m));
   PV.panel.init(m, pick, (n) => { trail.length = n; apply(); });
-  PV.search.init(m, (ids) => {
+  PV.sliders.init(PV.graph.thresholds(), () => {
+    prune();
+    details();
+    PV.search.refresh();
+  });
+  PV.search.init(m, (i) => PV.graph.visible(i), (ids) => {
     const keys = new Set();
     for (const i of ids || []) { const k = PV.keyOf(m, i); if (k) keys.add(k); }
     PV.graph.mark("match", keys, []);

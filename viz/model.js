@@ -2,7 +2,8 @@
  * index in the JSON's "functions", which the JSON's arcs and paths refer
  * to), each one's callers and callees, the graph box each is drawn in
  * (boxOf: -1 when the graph leaves it out; the dot writer merges the copies
- * of a header's function into one box), and the hot path. */
+ * of a header's function into one box), each box's and each graph arc's
+ * total (what the threshold sliders judge by), and the hot path. */
 PV.model = function (prof, boxOf) {
   const funcs = prof.functions;
   const m = {
@@ -27,6 +28,7 @@ PV.model = function (prof, boxOf) {
     else m.callees[a.caller].push(a);
     m.callers[a.callee].push(a);
   }
+  PV.boxTotals(m);
   const heavier = (a, b) => b.total[0] - a.total[0];
   m.rootArcs.sort(heavier);
   m.callers.forEach((l) => l.sort(heavier));
@@ -38,6 +40,34 @@ PV.model = function (prof, boxOf) {
  * not show it. */
 PV.keyOf = function (m, id) {
   return m.boxOf[id] >= 0 ? "f" + m.boxOf[id] : null;
+};
+
+/* The graph's boxes and arcs as the dot writer merged them: a box's total
+ * (first event) is its copies' sum, an arc "fA->fB" (or "root->fB") sums
+ * the JSON's arcs between those boxes, both capped at the run as the writer
+ * caps them; an arc is nested when its every call was. */
+PV.boxTotals = function (m) {
+  const run = m.run, cap = (v) => (run && v > run ? run : v);
+  m.boxTotal = new Map();
+  m.arcOf = new Map();
+  m.funcs.forEach((f, i) => {
+    const k = PV.keyOf(m, i);
+    if (k) m.boxTotal.set(k, (m.boxTotal.get(k) || 0) + f.total[0]);
+  });
+  for (const [k, v] of m.boxTotal) m.boxTotal.set(k, cap(v));
+  for (const a of m.prof.arcs) {
+    const from = a.caller === null ? "root" : PV.keyOf(m, a.caller), to = PV.keyOf(m, a.callee);
+    if (!from || !to) continue;
+    const k = from + "->" + to, e = m.arcOf.get(k) || { total: 0, calls: 0, nested: 0, fromRoot: a.caller === null };
+    e.total += a.total[0];
+    e.calls += a.calls;
+    e.nested += a.nested_calls || 0;
+    m.arcOf.set(k, e);
+  }
+  for (const e of m.arcOf.values()) {
+    e.total = cap(e.total);
+    e.nested = !e.fromRoot && e.calls > 0 && e.nested === e.calls;
+  }
 };
 
 /* From the root, at each step the heaviest arc (by total) to a function

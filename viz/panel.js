@@ -32,23 +32,30 @@ PV.panel = {
         "</td><td class=num>" + F.human(a.total[0], m.unit) + "</td><td class=num>" + F.count(a.calls) + "</td></tr>";
     return h + "</table>";
   },
-  show(id) {
+  /* Function id; under: {share, min} when the node slider hides its box
+   * (shown while it has the focus). */
+  show(id, under) {
     const m = this.m, f = m.funcs[id];
     let h = "";
     if (!PV.keyOf(m, id))
       h += "<p class=warn id=not-in-graph>Not in the graph: under its thresholds or beyond its " +
         "cap of boxes. Its callers and callees are here.</p>";
+    else if (under)
+      h += "<p class=warn id=under-slider>Under the node slider (its box " + under.share.toFixed(2) +
+        "% of the run, the slider " + under.min + "%): shown while it has the focus.</p>";
     h += PV.describe(m, [id]);
     h += this.arcs("Callers", m.callers[id], f.total[0], "caller");
     h += this.arcs("Callees", m.callees[id], f.total[0], "callee");
     this.details.innerHTML = h;
   },
-  showHot(arcs) {
+  /* The hot path's arcs; visible(id): whether the graph shows id's box. */
+  showHot(arcs, visible) {
     const F = PV.fmt, m = this.m;
     let h = "<h3>Hot path</h3><p class=dim>From the root, the heaviest arc at each step.</p><ol class=hot>";
     for (const a of arcs)
       h += "<li>" + this.link(a.callee) + " <span class=dim>" + F.pct(a.total[0], m.run) + ", " +
-        F.count(a.calls) + "\u00d7</span></li>";
+        F.count(a.calls) + "\u00d7" + (PV.keyOf(m, a.callee) && !visible(a.callee)
+        ? " \u00b7 hidden by the sliders" : "") + "</span></li>";
     this.details.innerHTML = h + "</ol>";
   },
   clear() {

@@ -1,7 +1,7 @@
 // html_check.js — drives a page `profviz html` wrote in Debian's chromium
 // and prints what it saw, as JSON, for tests/t_html.py to judge against
 // the profile. usage: node html_check.js CONFIG.json
-// CONFIG: { hot: PAGE, many: PAGE, shots: DIR }
+// CONFIG: { hot: PAGE, many: PAGE, shots: DIR, nodeAbove: %, arcAbove: % }
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -37,6 +37,36 @@ async function searchFor(page, q) {
     count: document.getElementById("search-count").dataset.count,
     marked: [...document.querySelectorAll("#graph g.node.match")].map((g) => g.querySelector("text").textContent),
   }));
+}
+
+// The threshold sliders: each value as shown, the count, and which boxes
+// and arcs the browser draws (display not none), by their graph keys.
+const slidersSeen = (page) => page.evaluate(() => {
+  const drawn = (sel) => [...document.querySelectorAll(sel)]
+    .filter((g) => getComputedStyle(g).display !== "none").map((g) => g.dataset.key);
+  const out = (id) => document.getElementById(id);
+  return {
+    node: +out("node-min-value").dataset.value, nodeText: out("node-min-value").textContent,
+    arc: +out("arc-min-value").dataset.value, arcText: out("arc-min-value").textContent,
+    atMin: out("node-min").value === "0" && out("arc-min").value === "0",
+    count: out("pruned").textContent,
+    nodes: drawn("#graph g.node"), edges: drawn("#graph g.edge"),
+    tooltip: out("node-min").title,
+  };
+});
+
+// Moves slider NAME ("node", "arc") as a user would with the keyboard:
+// Home (the bottom), then one step right at a time until it reads more than
+// `above` (null: stays at the bottom).
+async function slideTo(page, name, above) {
+  await page.focus("#" + name + "-min");
+  await page.keyboard.press("Home");
+  for (let i = 0; above !== null && i < 60; i++) {
+    const v = +(await page.getAttribute("#" + name + "-min-value", "data-value"));
+    if (v > above) break;
+    await page.keyboard.press("ArrowRight");
+  }
+  return slidersSeen(page);
 }
 
 async function loadTimed(page, file) {
@@ -165,6 +195,34 @@ async function loadTimed(page, file) {
       mainAfter: out2.frames.find((f) => f.name === "main"),
     };
 
+    // threshold sliders: node above side_three's share, then arcs above
+    // main->side_one's (t_html.py's numbers); side_three, hidden, focused
+    // from the table; search and hot path with boxes hidden; back
+    await page.click("#tabs button[data-view='graph']");
+    out.sliders = { start: await slidersSeen(page) };
+    out.sliders.node = await slideTo(page, "node", cfg.nodeAbove);
+    out.sliders.both = await slideTo(page, "arc", cfg.arcAbove);
+    await page.screenshot({ path: path.join(cfg.shots, "sliders.png") });
+    out.sliders.search = await searchFor(page, "side_");
+    out.sliders.search.hidden = await page.getAttribute("#search-count", "data-hidden");
+    await searchFor(page, "");
+    await page.click("#tabs button[data-view='table']");
+    await page.click("#table tbody tr:has(td:text-is('side_three'))");
+    out.sliders.focused = await slidersSeen(page);
+    out.sliders.focused.note = await page.evaluate(() => document.getElementById("under-slider")?.textContent || null);
+    out.sliders.focused.graphShown = await page.evaluate(() => document.getElementById("graph").classList.contains("on"));
+    await page.screenshot({ path: path.join(cfg.shots, "sliders-focus.png") });
+    await page.keyboard.press("Escape");
+    out.sliders.unfocused = await slidersSeen(page);
+    await page.click("#hot");
+    out.sliders.hot = await page.evaluate(() => ({
+      edges: [...document.querySelectorAll("#graph g.edge.hot")].map((g) => g.dataset.key),
+      panel: [...document.querySelectorAll("#details ol.hot li")].map((li) => li.textContent),
+    }));
+    await page.click("#hot");
+    await slideTo(page, "node", null);
+    out.sliders.back = await slideTo(page, "arc", null);
+
     // the large profile
     const big = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     watch(big);
@@ -175,6 +233,12 @@ async function loadTimed(page, file) {
     out.many.frames = await big.evaluate(() => PV.icicle.frames.length);
     await big.screenshot({ path: path.join(cfg.shots, "many-icicle.png") });
     await big.click("#tabs button[data-view='graph']");
+    out.many.sliders = { start: await slidersSeen(big) };
+    await slideTo(big, "node", 0.15);
+    out.many.sliders.both = await slideTo(big, "arc", 0.3);
+    await big.screenshot({ path: path.join(cfg.shots, "many-sliders.png") });
+    await slideTo(big, "node", null);
+    out.many.sliders.back = await slideTo(big, "arc", null);
     await big.click("#hot");
     await big.screenshot({ path: path.join(cfg.shots, "many-graph.png") });
   } catch (e) {
