@@ -28,7 +28,6 @@ PV.graph = {
       a.removeAttributeNS("http://www.w3.org/1999/xlink", "href");
     }
     this.hidden = new Set();
-    this.caption = [...svg.querySelectorAll(":scope > g > text")].map((t) => t.textContent);
     const vb = svg.viewBox.baseVal;
     this.full = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
     svg.removeAttribute("width");
@@ -241,13 +240,15 @@ PV.graph = {
     const key = PV.keyOf(this.m, id);
     return !!key && !this.hidden.has(key);
   },
-  /* The thresholds the page was made with, from the graph's caption (the
-   * dot writer's "thresholds: nodes N%, arcs E% of the run; hidden: ..."):
-   * what the sliders start from. Null when the caption does not say. */
+  /* The thresholds the page was made with (the command writes them beside
+   * the profile): what the sliders start from. Null if they are missing. */
   thresholds() {
-    for (const t of this.caption.slice().reverse()) {
-      const r = /^thresholds: nodes ([0-9.e+-]+)%, arcs ([0-9.e+-]+)% of the run; hidden: /.exec(t);
-      if (r && isFinite(+r[1]) && isFinite(+r[2])) return { node: +r[1], arc: +r[2] };
+    const el = document.getElementById("thresholds");
+    try {
+      const t = JSON.parse(el ? el.textContent : "null");
+      if (t && isFinite(t.node) && isFinite(t.arc)) return { node: t.node, arc: t.arc };
+    } catch (e) {
+      /* a page without them: the sliders start at zero */
     }
     return null;
   },

@@ -236,6 +236,11 @@ static int put_part(FILE *out, const char *name, size_t len, const struct page *
 		put_box_map(out, p);
 		return 0;
 	}
+	if (len == 10 && !strncmp(name, "thresholds", 10)) { /* what was laid out */
+		fprintf(out, "{\"node\":%.17g,\"arc\":%.17g,\"nodes\":%u}", p->r.node_threshold,
+			p->r.edge_threshold, p->r.max_nodes);
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(assets) / sizeof(assets[0]); i++)
 		if (strlen(assets[i].name) == len && !strncmp(name, assets[i].name, len)) {
 			fputs(assets[i].text, out);
