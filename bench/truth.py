@@ -143,6 +143,13 @@ def worst_arc(p, q, shown):
     return worst
 
 
+def perf_vs_perf(a, b):
+    """Two comparisons' perf shares against each other: the noise floor."""
+    d, _ = worst_arc(a["perf_arcs"], b["perf_arcs"],
+                     [k for k, v in b["perf_arcs"].items() if v >= ARC_SHOWN])
+    return {"self_tvd": tvd(a["perf_self"], b["perf_self"]), "worst_arc_points": 100 * d}
+
+
 def shares_of(counted, self_n, arc_n):
     n = counted or 1
     return ({k: v / n for k, v in self_n.items()}, {k: v / n for k, v in arc_n.items()})
@@ -169,6 +176,9 @@ def compare(argv, freq=10000, noise=False, callgraph="dwarf,32768"):
                          "top": sorted(((n, mine_self.get(n, 0), truth_self.get(n, 0))
                                         for n in set(mine_self) | set(truth_self)),
                                        key=lambda x: -x[2])[:8]}
+    # perf's own shares, for comparing runs with each other (perf_vs_perf)
+    result["perf_self"] = truth_self
+    result["perf_arcs"] = {"%s -> %s" % a: v for a, v in truth_arcs.items()}
     if noise:
         c2, s2, a2 = truth_from(perf_samples(argv, freq, workdir, callgraph), program, functions)
         self2, arcs2 = shares_of(c2, s2, a2)

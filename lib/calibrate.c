@@ -144,11 +144,15 @@ int pv_calibrate(struct pv_thread *t, const struct pv_hooks *h, unsigned calls,
 			v[r] = trials[r].callee[i] - trials[r].baseline[i];
 		double callee = lower_quartile(v, TRIALS);
 		for (unsigned r = 0; r < TRIALS; r++)
+			v[r] = trials[r].callee[i];
+		double span = lower_quartile(v, TRIALS);
+		for (unsigned r = 0; r < TRIALS; r++)
 			v[r] = trials[r].caller_miss[i];
 		double miss = lower_quartile(v, TRIALS);
 		out->caller[i] = caller > 0 ? caller : 0;
 		out->callee[i] = callee > 0 ? callee : 0;
 		out->caller_miss[i] = miss > 0 ? miss : 0;
+		out->callee_span[i] = span > out->callee[i] ? span : out->callee[i];
 	}
 	out->calibrated = 1;
 	return 0;

@@ -6,6 +6,8 @@
  * call takes, read with the events the run counts, in their raw units.
  * glibc's no-op hooks are measured the same way: the program pays for them
  * without profviz too, so what is taken out is what profviz adds to them.
+ * The stand-in callee's whole self per call (its span) is kept too: it
+ * tells compensation which callees are short (compensate.h).
  */
 #ifndef PV_CALIBRATE_H
 #define PV_CALIBRATE_H

@@ -2,19 +2,48 @@
 
 #include <stdlib.h>
 
-double pv_compensate(struct pv_comp_path *paths, unsigned n, double caller, double caller_miss,
-		     double callee)
+int pv_event_hides_hooks(const struct pv_event *e)
 {
-	double clamped = 0;
+	if (e->is_tsc)
+		return 1;
+	if (e->type == PERF_TYPE_SOFTWARE)
+		return e->config == PERF_COUNT_SW_TASK_CLOCK || e->config == PERF_COUNT_SW_CPU_CLOCK;
+	return e->type == PERF_TYPE_HARDWARE && (e->config == PERF_COUNT_HW_CPU_CYCLES ||
+						  e->config == PERF_COUNT_HW_REF_CPU_CYCLES);
+}
+
+double pv_callee_share(double own, double span)
+{
+	if (span <= 0)
+		return 1;
+	double share = own / (2 * span);
+	return share < 0.5 ? 0.5 : share > 1 ? 1 : share;
+}
+
+double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct pv_hook_costs *c,
+			   double *modelled)
+{
+	double clamped = 0, whole = 0, model = 0;
 	/* What each path's subtree lost, gathered children first (they come after
 	 * their parents). */
 	double *lost = calloc(n ? n : 1, sizeof(*lost));
+	if (modelled)
+		*modelled = 1;
 	if (!lost)
 		return 0; /* no memory: the costs stay raw */
 	for (unsigned i = 0; i < n; i++) {
 		struct pv_comp_path *p = &paths[i];
-		double overhead = (p->is_signal ? 0 : (double)p->calls * callee) +
-				  (double)p->callees * caller + (double)p->misses * caller_miss;
+		double as_caller = (double)p->callees * c->caller + (double)p->misses * c->caller_miss;
+		double as_callee = 0;
+		if (!p->is_signal && p->calls) {
+			double own = (p->self - as_caller) / (double)p->calls;
+			as_callee = (double)p->calls * c->callee;
+			whole += as_callee;
+			as_callee *= pv_callee_share(own, c->callee_span);
+		}
+		double overhead = as_caller + as_callee;
+		whole += as_caller;
+		model += overhead;
 		double taken = overhead <= p->self ? overhead : p->self;
 		clamped += overhead - taken;
 		p->self -= taken;
@@ -35,5 +64,14 @@ double pv_compensate(struct pv_comp_path *paths, unsigned n, double caller, doub
 			p->total = paths[p->parent].total;
 	}
 	free(lost);
+	if (modelled && whole > 0)
+		*modelled = model / whole;
 	return clamped;
+}
+
+double pv_compensate(struct pv_comp_path *paths, unsigned n, double caller, double caller_miss,
+		     double callee)
+{
+	struct pv_hook_costs c = { caller, caller_miss, callee, 0 };
+	return pv_compensate_costs(paths, n, &c, NULL);
 }

@@ -91,6 +91,7 @@ struct sums {
 	double (*path_total)[PV_MAX_EVENTS];
 	const struct pv_path **path_of; /* each report path's profile record */
 	double clamped[PV_MAX_EVENTS];
+	double modelled[PV_MAX_EVENTS]; /* share of the whole overhead the paths lost */
 };
 
 static int find_fn(struct fn_slot *table, void *fn)
@@ -180,9 +181,11 @@ static int compensate_paths(struct pv_report *r, const struct pv_overhead *o,
 		/* A multiplexed event counted only part of the time: per call, the
 		 * raw counts hold that part of the overhead calibration measured. */
 		double part = running_ratio[e];
+		double span = pv_event_hides_hooks(&r->events[e]) ? o->callee_span[e] * part : 0;
+		struct pv_hook_costs c = { o->caller[e] * part, o->caller_miss[e] * part,
+					   o->callee[e] * part, span };
 		if (o->calibrated)
-			s->clamped[e] = pv_compensate(cp, r->n_paths, o->caller[e] * part,
-						      o->caller_miss[e] * part, o->callee[e] * part);
+			s->clamped[e] = pv_compensate_costs(cp, r->n_paths, &c, &s->modelled[e]);
 		for (unsigned i = 0; i < r->n_paths; i++) {
 			int func = r->paths[i].func;
 			s->path_self[i][e] = cp[i].self;
@@ -305,7 +308,8 @@ static void overhead_in_units(struct pv_report *r, const struct pv_overhead *o,
 /* Each thread's run: its calls from outside lose what the hooks added
  * beneath them, as the paths' totals do (compensate.h). */
 static int build_threads(struct pv_report *r, const struct pv_profile *p,
-			 const struct pv_overhead *o, const struct pv_conversion *conv)
+			 const struct pv_overhead *o, const struct pv_conversion *conv,
+			 const double *modelled)
 {
 	r->n_thread_list = 0;
 	r->thread_list = calloc(p->n_thread_stats ? p->n_thread_stats : 1,
@@ -322,7 +326,7 @@ static int build_threads(struct pv_report *r, const struct pv_profile *p,
 		for (unsigned e = 0; e < r->nev; e++) {
 			double raw = (double)ts->total[e], added = 0;
 			if (o->calibrated)
-				added = conv->running_ratio[e] *
+				added = conv->running_ratio[e] * modelled[e] *
 					((double)ts->calls * o->callee[e] +
 					 (double)(ts->calls - ts->outer_calls) * o->caller[e] +
 					 (double)ts->inner_misses * o->caller_miss[e]);
@@ -423,7 +427,7 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 	if (alloc_sums(&sums, r->n_funcs, r->n_arcs, HASH_CNT(hh, p->paths)) < 0 ||
 	    build_paths(r, p, fns, sums.path_of) < 0 ||
 	    compensate_paths(r, overhead, conv->running_ratio, arcs, &sums) < 0 ||
-	    build_threads(r, p, overhead, conv) < 0)
+	    build_threads(r, p, overhead, conv, sums.modelled) < 0)
 		goto out;
 	convert(r, p, conv->factor, &sums, arc_slot_of);
 	status = pv_report_sort(r);

@@ -97,6 +97,9 @@ static void test_calibration(void)
 	       overhead.caller[0]);
 	tap_ok(overhead.callee[0] == ENTER_POST + EXIT_PRE - NOOP_ENTER - NOOP_EXIT,
 	       "calibration: the callee's share, beyond the no-op hooks (%g)", overhead.callee[0]);
+	tap_ok(overhead.callee_span[0] == ENTER_POST + EXIT_PRE,
+	       "calibration: the stand-in callee's span is the hooks' callee part (%g)",
+	       overhead.callee_span[0]);
 	tap_ok(overhead.caller_miss[0] == 0,
 	       "calibration: a cache miss costs nothing more here (%g)", overhead.caller_miss[0]);
 	tap_ok(self == NULL, "calibration: the thread pointer is given back");
@@ -115,10 +118,15 @@ static int slot(uintptr_t fn)
 	return fn == (uintptr_t)&pv_signal_markers[SIG] ? 7 : (int)(fn >> 12);
 }
 
+/* A unit of work: every function below works at least twice the stand-in
+ * callee's span per entry, so compensation takes each call's whole cost
+ * (short callees are tested on their own, test_short_callees). */
+enum { WORK_UNIT = 10 };
+
 static void work(uintptr_t fn, uint64_t amount)
 {
-	clock_now += amount;
-	true_self[slot(fn)] += amount;
+	clock_now += amount * WORK_UNIT;
+	true_self[slot(fn)] += amount * WORK_UNIT;
 }
 
 static void call(uintptr_t fn)
@@ -298,10 +306,83 @@ static void test_clamping(void)
 	       "clamp: totals lose what their subtree lost, never below zero");
 }
 
+static int near(double x, double want)
+{
+	return x > want - 1e-9 && x < want + 1e-9;
+}
+
+/* The callee part taken: half from callees no longer than the span, all
+ * from twice the span on, in proportion between. */
+static void test_short_callees(void)
+{
+	tap_ok(pv_callee_share(5, 10) == 0.5 && pv_callee_share(10, 10) == 0.5 &&
+		       pv_callee_share(15, 10) == 0.75 && pv_callee_share(20, 10) == 1 &&
+		       pv_callee_share(90, 10) == 1 && pv_callee_share(-3, 10) == 0.5,
+	       "share: half up to the span, then own / (2 x span), at most all");
+	tap_ok(pv_callee_share(1, 0) == 1, "share: all when the span is unknown");
+	struct pv_event tsc = { .is_tsc = 1 },
+			clock = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK },
+			cycles = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES },
+			instructions = { .type = PERF_TYPE_HARDWARE,
+					 .config = PERF_COUNT_HW_INSTRUCTIONS },
+			faults = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_PAGE_FAULTS };
+	tap_ok(pv_event_hides_hooks(&tsc) && pv_event_hides_hooks(&clock) &&
+		       pv_event_hides_hooks(&cycles),
+	       "hiding: time (the TSC, a clock, cycles) hides part of the hooks");
+	tap_ok(!pv_event_hides_hooks(&instructions) && !pv_event_hides_hooks(&faults),
+	       "hiding: counts of things done do not");
+
+	/* caller 5 and callee 6 per call, span 10. The root calls each child;
+	 * the long child calls the leaf once from each of its two entries. */
+	const struct pv_hook_costs c = { .caller = 5, .caller_miss = 3, .callee = 6,
+					 .callee_span = 10 };
+	struct pv_comp_path paths[5] = {
+		{ .parent = -1, .calls = 1, .callees = 7, .misses = 2, .self = 100, .total = 409 },
+		/* 10 per entry: short, half the callee part (4 x 3). */
+		{ .parent = 0, .calls = 4, .self = 40, .total = 40 },
+		/* (110 - 2 x 5) / 2 = 50 per entry once its calls' part is out: all. */
+		{ .parent = 0, .calls = 2, .callees = 2, .self = 110, .total = 134 },
+		/* 15 per entry: three quarters (6 x 0.75). */
+		{ .parent = 0, .calls = 1, .self = 15, .total = 15 },
+		{ .parent = 2, .calls = 2, .self = 24, .total = 24 },
+	};
+	double modelled;
+	double clamped = pv_compensate_costs(paths, 5, &c, &modelled);
+	tap_ok(clamped == 0, "short callees: nothing clamped (%g)", clamped);
+	tap_ok(paths[0].self == 100 - 7 * 5 - 2 * 3 - 6,
+	       "short callees: the root loses its calls' part, and all its own (%g)", paths[0].self);
+	tap_ok(paths[1].self == 40 - 4 * 6 * 0.5, "short callees: a short callee loses half (%g)",
+	       paths[1].self);
+	tap_ok(paths[2].self == 110 - 2 * 5 - 2 * 6, "short callees: a long one loses all (%g)",
+	       paths[2].self);
+	tap_ok(paths[3].self == 15 - 6 * 0.75, "short callees: in between, in proportion (%g)",
+	       paths[3].self);
+	/* The leaf: 12 per entry, 0.6 of the callee part. */
+	tap_ok(paths[4].self == 24 - 2 * 6 * 0.6, "short callees: a leaf below (%g)", paths[4].self);
+	double lost = 7 * 5 + 2 * 3 + 6 + 12 + 22 + 4.5 + 7.2;
+	tap_ok(near(paths[0].total, 409 - lost), "short callees: the root's total loses it all (%g)",
+	       paths[0].total);
+	tap_ok(near(paths[2].total, 134 - 22 - 7.2), "short callees: a subtree's total (%g)",
+	       paths[2].total);
+	double whole = 7 * 5 + 2 * 3 + (4 + 2 + 1 + 2) * 6 + 2 * 5 + 1 * 6;
+	tap_ok(near(modelled, lost / whole), "short callees: the share of the whole cost taken (%g)",
+	       modelled);
+
+	/* Without a span the callee part is taken whole, as pv_compensate does. */
+	struct pv_comp_path again[2] = {
+		{ .parent = -1, .calls = 1, .callees = 4, .self = 100, .total = 140 },
+		{ .parent = 0, .calls = 4, .self = 40, .total = 40 },
+	};
+	pv_compensate(again, 2, 5, 0, 6);
+	tap_ok(again[1].self == 40 - 4 * 6 && again[0].total == 140 - 4 * 5 - 6 - 4 * 6,
+	       "no span: every callee loses all");
+}
+
 int main(void)
 {
 	test_calibration();
 	test_program();
 	test_clamping();
+	test_short_callees();
 	return tap_done();
 }
