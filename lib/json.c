@@ -62,6 +62,7 @@ static void json_compensation(FILE *out, const struct pv_report *r)
 	json_reals(out, ",\"overhead\":{\"caller\":", r->caller_cost, r->nev);
 	json_reals(out, ",\"caller_miss\":", r->caller_miss_cost, r->nev);
 	json_reals(out, ",\"callee\":", r->callee_cost, r->nev);
+	json_reals(out, ",\"callee_span\":", r->callee_span, r->nev);
 	json_values(out, "},\"clamped\":", r->clamped, r->nev);
 }
 

@@ -302,6 +302,8 @@ static void overhead_in_units(struct pv_report *r, const struct pv_overhead *o,
 		r->caller_cost[e] = o->caller[e] * unit;
 		r->caller_miss_cost[e] = o->caller_miss[e] * unit;
 		r->callee_cost[e] = o->callee[e] * unit;
+		/* 0 for events whose counts the hooks add to in full */
+		r->callee_span[e] = pv_event_hides_hooks(&r->events[e]) ? o->callee_span[e] * unit : 0;
 	}
 }
 

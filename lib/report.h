@@ -76,6 +76,7 @@ struct pv_report {
 	double caller_cost[PV_MAX_EVENTS]; /* the calibrated overhead per call, output units */
 	double caller_miss_cost[PV_MAX_EVENTS];
 	double callee_cost[PV_MAX_EVENTS];
+	double callee_span[PV_MAX_EVENTS]; /* the stand-in callee's self per call (compensate.h) */
 	uint64_t clamped[PV_MAX_EVENTS];   /* overhead left in: selves too small to take it */
 	uint64_t threads;
 	uint64_t stray_exits, resyncs;
