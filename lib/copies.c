@@ -1,5 +1,6 @@
 #include "copies.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,11 +10,8 @@ static int same_source(const struct pv_symbol *a, const struct pv_symbol *b)
 	       !strcmp(a->module, b->module) && !strcmp(a->file, b->file);
 }
 
-/* Order for finding copies: by name, then module, file, line. */
-static int by_source(const void *x, const void *y)
+int pv_copies_compare(const struct pv_rfunc *a, const struct pv_rfunc *b)
 {
-	const struct pv_rfunc *a = *(const struct pv_rfunc *const *)x;
-	const struct pv_rfunc *b = *(const struct pv_rfunc *const *)y;
 	int c = strcmp(a->sym.name, b->sym.name);
 	if (!c)
 		c = strcmp(a->sym.module, b->sym.module);
@@ -23,6 +21,17 @@ static int by_source(const void *x, const void *y)
 		c = strcmp(a->sym.file, b->sym.file);
 	if (!c)
 		c = (a->sym.line > b->sym.line) - (a->sym.line < b->sym.line);
+	if (!c && !a->sym.file) /* no file: no copies, each its own */
+		c = ((uintptr_t)a->fn > (uintptr_t)b->fn) - ((uintptr_t)a->fn < (uintptr_t)b->fn);
+	return c;
+}
+
+/* Order for finding copies: by source, the hottest copy first. */
+static int by_source(const void *x, const void *y)
+{
+	const struct pv_rfunc *a = *(const struct pv_rfunc *const *)x;
+	const struct pv_rfunc *b = *(const struct pv_rfunc *const *)y;
+	int c = pv_copies_compare(a, b);
 	return c ? c : (a->id > b->id) - (a->id < b->id);
 }
 

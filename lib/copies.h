@@ -19,4 +19,9 @@
 int pv_copies_merge(const struct pv_report *r, struct pv_report *view);
 void pv_copies_free(struct pv_report *view);
 
+/* The order copies are found in: name, module, file, line (a function
+ * without a file: its address). 0 for copies of one function, so that a
+ * view's box can be looked up from any of its copies. */
+int pv_copies_compare(const struct pv_rfunc *a, const struct pv_rfunc *b);
+
 #endif /* PV_COPIES_H */

@@ -133,23 +133,10 @@ done:
 	return svg;
 }
 
-/* Functions ordered as copies.c tells them apart: name, module, then
- * file:line, or the address of one without a file (which has no copies). */
 static int function_order(const void *x, const void *y)
 {
-	const struct pv_rfunc *a = *(const struct pv_rfunc *const *)x;
-	const struct pv_rfunc *b = *(const struct pv_rfunc *const *)y;
-	int c = strcmp(a->sym.name, b->sym.name);
-	if (!c)
-		c = strcmp(a->sym.module, b->sym.module);
-	if (!c && (!a->sym.file || !b->sym.file))
-		c = !a->sym.file - !b->sym.file;
-	if (!c && a->sym.file)
-		c = a->sym.line != b->sym.line ? (a->sym.line < b->sym.line ? -1 : 1)
-					       : strcmp(a->sym.file, b->sym.file);
-	if (!c && !a->sym.file)
-		c = a->fn != b->fn ? ((uintptr_t)a->fn < (uintptr_t)b->fn ? -1 : 1) : 0;
-	return c;
+	return pv_copies_compare(*(const struct pv_rfunc *const *)x,
+				 *(const struct pv_rfunc *const *)y);
 }
 
 /* The dot writer merges the copies of a function defined in a header and
