@@ -129,8 +129,10 @@ with t.case("merge"):
          [f["id"] for f in m["functions"]] == list(range(len(names))),
          "functions hottest first, ids their positions")
     rep = profviz("report", "--top", "0", merged_path)
-    t.ok(rep.returncode == 0 and "child_only" in rep.stdout,
-         "profviz report reads the merged profile", rep.stderr)
+    t.ok(rep.returncode == 0 and "child_only" in rep.stdout and
+         "merged from %d processes" % len(m["processes"]) in rep.stdout.splitlines()[0],
+         "profviz report reads the merged profile, and says how many processes",
+         rep.stderr + rep.stdout[:300])
     svg = profviz("dot", "-o", run.file("all.dot"), merged_path)
     ok, err = h.dot_renders(run.file("all.dot"))
     t.ok(svg.returncode == 0 and ok, "its graph renders", svg.stderr + err)

@@ -124,6 +124,8 @@ static void heading(const struct view *v)
 		printf(", %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
 	if (r->wall_seconds > 0)
 		printf(", %.3f s", r->wall_seconds);
+	if (r->n_processes > 1)
+		printf(", merged from %u processes", r->n_processes);
 	printf("\nevents:");
 	for (unsigned i = 0; i < r->nev; i++)
 		printf(" %s [%s]", r->events[i].name, pv_event_unit(&r->events[i]));
