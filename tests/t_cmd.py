@@ -242,6 +242,18 @@ with t.case("dot --root --depth"):
          "--depth: the raw figures are the whole subtree's, cut or not",
          "%s / %s" % (raw_run and raw_run.group(1), raw_alpha and raw_alpha.group(1)))
 
+with t.case("dot --event"):
+    r = profviz("dot", "-n", "0", "-e", "0", "--event", "page-faults", two)
+    got = nodes(r.stdout)
+    tf = {f["name"]: f for f in load(two)["functions"]}
+    pf_total = load(two)["run_total"][1]
+    t.ok(r.returncode == 0 and "event: page-faults" in r.stdout and got and
+         all(abs(got[n][0] - 100.0 * tf[n]["total"][1] / pf_total) < 0.006 for n in got),
+         "dot --event: the graph in the second event", r.stderr)
+    r = profviz("dot", "--event", "cycles", two)
+    t.ok(r.returncode == 2 and "task-clock, page-faults" in r.stderr,
+         "dot --event: an event the run did not count, and the ones it did", r.stderr)
+
 with t.case("C++ names"):
     cxx = h.build("cxx", sources=["cxx.cpp"], compiler="g++")
     r = profviz("run", "-o", "cxx.json", "--", cxx)

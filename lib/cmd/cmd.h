@@ -60,6 +60,11 @@ int pv_find_functions(const struct pv_report *r, const char *name, const char *p
  * runtime does). 0, or -1 after a message. */
 int pv_write_to(const char *path, const struct pv_report *r);
 
+/* Put event name first in l, every figure with it, and sort again: the
+ * graph and the path formats show the first event. 0, or -1 after a message
+ * (no such event: the file's are listed). */
+int pv_lead_with_event(struct pv_loaded *l, const char *name);
+
 /* Whether b counts what a does: the same events, in order, in the same
  * units. Otherwise one line naming both files and their events. */
 int pv_same_events(const struct pv_loaded *a, const struct pv_loaded *b, const char *cmd);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +145,72 @@ int pv_same_events(const struct pv_loaded *a, const struct pv_loaded *b, const c
 			"the same, in the same order and units\n", cmd, a->path, ea, b->path, eb);
 	}
 	return same;
+}
+
+static void swap_u64(uint64_t *v, unsigned a, unsigned b)
+{
+	uint64_t t = v[a];
+	v[a] = v[b];
+	v[b] = t;
+}
+
+static void swap_real(double *v, unsigned a, unsigned b)
+{
+	double t = v[a];
+	v[a] = v[b];
+	v[b] = t;
+}
+
+int pv_lead_with_event(struct pv_loaded *l, const char *name)
+{
+	struct pv_report *r = &l->r;
+	unsigned e = 0;
+	while (e < r->nev && strcmp(l->events[e].name, name))
+		e++;
+	if (e == r->nev) {
+		fprintf(stderr, "profviz: %s has no event '%s'; it has", l->path, name);
+		for (unsigned i = 0; i < r->nev; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", l->events[i].name);
+		fputc('\n', stderr);
+		return -1;
+	}
+	if (e == 0)
+		return 0;
+	/* Every per-event column, event e's to the front. */
+	struct pv_event first = l->events[0];
+	l->events[0] = l->events[e];
+	l->events[e] = first;
+	swap_u64(r->run_total, 0, e);
+	swap_u64(r->raw_run_total, 0, e);
+	swap_u64(r->clamped, 0, e);
+	swap_real(r->multiplexed, 0, e);
+	swap_real(r->caller_cost, 0, e);
+	swap_real(r->caller_miss_cost, 0, e);
+	swap_real(r->callee_cost, 0, e);
+	swap_real(r->callee_span, 0, e);
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		swap_u64(r->funcs[i].self, 0, e);
+		swap_u64(r->funcs[i].total, 0, e);
+		swap_u64(r->funcs[i].raw_self, 0, e);
+		swap_u64(r->funcs[i].raw_total, 0, e);
+	}
+	for (unsigned i = 0; i < r->n_arcs; i++) {
+		swap_u64(r->arcs[i].total, 0, e);
+		swap_u64(r->arcs[i].raw_total, 0, e);
+	}
+	for (unsigned i = 0; i < r->n_paths; i++) {
+		swap_u64(r->paths[i].self, 0, e);
+		swap_u64(r->paths[i].total, 0, e);
+		swap_u64(r->paths[i].raw_self, 0, e);
+	}
+	for (unsigned i = 0; i < r->n_thread_list; i++) {
+		swap_u64(r->thread_list[i].total, 0, e);
+		swap_u64(r->thread_list[i].raw_total, 0, e);
+	}
+	/* Hottest first in the event that now leads. */
+	if (pv_report_sort(r) < 0) {
+		fprintf(stderr, "profviz: out of memory\n");
+		return -1;
+	}
+	return 0;
 }

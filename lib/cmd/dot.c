@@ -14,7 +14,7 @@
 
 static const char usage[] =
 	"usage: profviz dot [-n NODE%] [-e EDGE%] [--focus FUNC | --root FUNC] [--depth N]\n"
-	"                   [--nodes N] [--self-colour] [-o OUT.dot] PROFILE.json\n"
+	"                   [--nodes N] [--self-colour] [--event NAME] [-o OUT.dot] PROFILE.json\n"
 	"The call graph, to OUT.dot or standard output.\n"
 	"  -n, --node-threshold P  hide functions under P% of the run (default 0.5)\n"
 	"  -e, --edge-threshold P  hide arcs under P% of the run (default 0.1)\n"
@@ -24,6 +24,7 @@ static const char usage[] =
 	"  --depth N      N levels of callees below FUNC (or below the program's roots)\n"
 	"  --nodes N      at most the N hottest functions (default 80; 0: no cap)\n"
 	"  --self-colour  colour boxes by self share, to find where time is spent\n"
+	"  --event NAME   the graph in another of the run's events (default: its first)\n"
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
 	"FUNC is a function's whole name, or its name without parameters.\n";
 
@@ -40,13 +41,14 @@ int pv_cmd_dot(int argc, char **argv)
 		{ "nodes", required_argument, NULL, 'N' },
 		{ "self-colour", no_argument, NULL, 's' },
 		{ "self-color", no_argument, NULL, 's' },
+		{ "event", required_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	double node = 0.5, edge = 0.1;
 	unsigned long depth = 0, nodes = PV_DEFAULT_NODES;
-	const char *focus = NULL, *root = NULL, *output = NULL;
+	const char *focus = NULL, *root = NULL, *output = NULL, *event = NULL;
 	int self_colour = 0, opt;
 	while ((opt = getopt_long(argc, argv, "n:e:o:h", longs, NULL)) != -1) {
 		int bad = 0;
@@ -58,6 +60,7 @@ int pv_cmd_dot(int argc, char **argv)
 		case 'd': bad = pv_arg_count("--depth", optarg, &depth); break;
 		case 'N': bad = pv_arg_count("--nodes", optarg, &nodes); break;
 		case 's': self_colour = 1; break;
+		case 'E': event = optarg; break;
 		case 'o': output = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: bad = 1; fputs(usage, stderr); break;
@@ -80,6 +83,10 @@ int pv_cmd_dot(int argc, char **argv)
 	if (pv_load(path, &l) < 0)
 		return PV_EXIT_TROUBLE;
 
+	if (event && pv_lead_with_event(&l, event) < 0) {
+		pv_loaded_free(&l);
+		return PV_EXIT_TROUBLE;
+	}
 	struct pv_report part, *shown = &l.r;
 	char *chosen = NULL; /* the focus's or root's function ids */
 	int status = PV_EXIT_TROUBLE;
