@@ -1,5 +1,6 @@
 /* libFuzzer target: a saved profile as the command reads it, then every
- * writer and every view on what was read. Whatever the file, reading it
+ * writer and every view on what was read, and again with its last event
+ * leading. Whatever the file, reading it
  * either fails with a message or gives a report the writers can take. */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pv_load_buffer("fuzz.json", (const char *)data, size, &l) < 0)
 		return 0;
 	write_all(&l.r);
+	/* The last event in front, every figure with it, sorted again. */
+	if (l.r.nev > 1 && pv_lead_with_event(&l, l.events[l.r.nev - 1].name) == 0)
+		write_all(&l.r);
 	char *first = calloc(l.r.n_funcs + 1, 1); /* the view of function 0 */
 	if (first)
 		first[0] = 1;
