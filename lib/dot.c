@@ -16,6 +16,7 @@
 #include "copies.h"
 #include "dotstyle.h"
 #include "output.h"
+#include "paths.h"
 
 #define PV_DOT_NAME_MAX 160    /* characters of a name shown in a box */
 #define PV_DOT_TOOLTIP_MAX 2000 /* graphviz limits a string to 16 KB */
@@ -43,12 +44,6 @@ static int find_event(const struct pv_report *r, const char *name)
 		if (!strcmp(r->events[i].name, name))
 			return (int)i;
 	return -1;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
 }
 
 /* What the thresholds leave in the graph, and how much they hide. */
@@ -168,7 +163,7 @@ static void write_threads(FILE *out, const struct pv_report *r)
 
 static void write_graph_label(FILE *out, const struct pv_report *r, const struct selection *sel)
 {
-	pv_dot_text(out, base_name(r->program), 256);
+	pv_dot_text(out, pv_path_base(r->program), 256);
 	fprintf(out, " (pid %d)\\l", r->pid);
 	fputs("event: ", out);
 	pv_dot_text(out, r->events[0].name, 128);
@@ -214,7 +209,7 @@ static void write_program_node(FILE *out, const struct pv_report *r)
 	char hex[8];
 	node_colour(1.0, hex);
 	fprintf(out, "  root [label=\"");
-	pv_dot_text(out, base_name(r->program), PV_DOT_NAME_MAX);
+	pv_dot_text(out, pv_path_base(r->program), PV_DOT_NAME_MAX);
 	fputs(" (program)\\n100.00%\\n", out);
 	pv_dot_amount(out, r->run_total[0], &r->events[0]);
 	fprintf(out, "\", shape=oval, fillcolor=\"%s\", fontcolor=%s, tooltip=\"calls from "
@@ -231,13 +226,13 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 	const int cycles = find_event(r, "cycles"), instructions = find_event(r, "instructions");
 	if (f->sym.module[0] && strcmp(f->sym.module, r->program)) {
 		fputc('[', out);
-		pv_dot_text(out, base_name(f->sym.module), 64);
+		pv_dot_text(out, pv_path_base(f->sym.module), 64);
 		fputs("]\\n", out);
 	}
 	pv_dot_short_name(out, f->sym.name, PV_DOT_NAME_MAX);
 	if (ambiguous && f->sym.file) { /* two boxes never look alike */
 		fputs("\\n", out);
-		pv_dot_text(out, base_name(f->sym.file), 64);
+		pv_dot_text(out, pv_path_base(f->sym.file), 64);
 		fprintf(out, ":%d", f->sym.line);
 	} else if (ambiguous) {
 		fprintf(out, "\\n@%p", f->fn);

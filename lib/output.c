@@ -14,6 +14,7 @@
 
 #include "fds.h"
 #include "log.h"
+#include "paths.h"
 
 static const struct pv_format formats[] = {
 	{ ".dot", pv_write_dot },
@@ -31,8 +32,7 @@ static const struct pv_format formats[] = {
  * KCachegrind offers files by that name. */
 const struct pv_format *pv_output_format_of(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
+	const char *base = pv_path_base(path);
 	size_t len = strlen(base);
 	const struct pv_format *best = NULL;
 	for (size_t i = 0; i < N_FORMATS; i++) {

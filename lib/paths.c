@@ -40,3 +40,9 @@ void pv_path_normalise(char *path)
 		*out++ = '.';
 	*out = '\0';
 }
+
+const char *pv_path_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}

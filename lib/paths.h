@@ -11,4 +11,7 @@
  * stay; at the root of an absolute one they go, as the kernel would. */
 void pv_path_normalise(char *path);
 
+/* The last component of path: "a/b/prog" -> "prog". */
+const char *pv_path_base(const char *path);
+
 #endif /* PV_PATHS_H */

@@ -20,6 +20,7 @@
 #include "dotstyle.h"
 #include "copies.h"
 #include "output.h"
+#include "paths.h"
 #include "pv_uthash.h"
 
 static const char usage[] =
@@ -111,17 +112,11 @@ static struct change change_of(const struct diff *d, uint64_t a, uint64_t b)
 	return c;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 /* ---- matching ---- */
 
 static int node_of(struct diff *d, const struct pv_rfunc *f)
 {
-	const char *module = base_name(f->sym.module);
+	const char *module = pv_path_base(f->sym.module);
 	size_t m = strlen(module) + 1, n = strlen(f->sym.name) + 1;
 	char *key = malloc(m + n);
 	if (!key)
@@ -303,9 +298,9 @@ static void write_node(FILE *out, const struct diff *d, int id, const struct nod
 	char hex[8];
 	change_colour(d, total.points, 0, hex);
 	fprintf(out, "  f%d [label=\"", id);
-	if (f->sym.module[0] && strcmp(base_name(f->sym.module), base_name(d->vb->program))) {
+	if (f->sym.module[0] && strcmp(pv_path_base(f->sym.module), pv_path_base(d->vb->program))) {
 		fputc('[', out);
-		pv_dot_text(out, base_name(f->sym.module), 64);
+		pv_dot_text(out, pv_path_base(f->sym.module), 64);
 		fputs("]\\n", out);
 	}
 	pv_dot_short_name(out, f->sym.name, PV_DIFF_NAME_MAX);
@@ -372,7 +367,7 @@ static void write_run(FILE *out, const char *which, const struct pv_loaded *l)
 	fprintf(out, "%s = ", which);
 	pv_dot_text(out, l->path, 200);
 	fputs(" (", out);
-	pv_dot_text(out, base_name(l->r.program), 100);
+	pv_dot_text(out, pv_path_base(l->r.program), 100);
 	fprintf(out, ", pid %d): total ", l->r.pid);
 	pv_dot_amount(out, (double)l->r.run_total[0], &l->r.events[0]);
 	fputs("\\l", out);
@@ -415,7 +410,7 @@ static void write_root(FILE *out, const struct diff *d)
 	char hex[8];
 	change_colour(d, c.points, 0, hex);
 	fputs("  root [label=\"", out);
-	pv_dot_text(out, base_name(d->vb->program), PV_DIFF_NAME_MAX);
+	pv_dot_text(out, pv_path_base(d->vb->program), PV_DIFF_NAME_MAX);
 	fprintf(out, " (program)\\n%.2f%%\\n", c.share_b);
 	write_change(out, &c, 1, ", ");
 	fputs("\\n", out);

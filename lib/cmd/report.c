@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "paths.h"
 
 static const char usage[] =
 	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
@@ -110,10 +111,8 @@ static const char *plain(const struct view *v)
 
 static void where(const struct pv_rfunc *f)
 {
-	if (f->sym.file) {
-		const char *slash = strrchr(f->sym.file, '/');
-		printf("  (%s:%d)", slash ? slash + 1 : f->sym.file, f->sym.line);
-	}
+	if (f->sym.file)
+		printf("  (%s:%d)", pv_path_base(f->sym.file), f->sym.line);
 }
 
 static void heading(const struct view *v)
