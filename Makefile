@@ -201,7 +201,7 @@ COMPILE_fuzz = clang -std=gnu11 -O1 -g -fPIC -fvisibility=hidden $(WARN) $(WERRO
 $(eval $(call flavour,fuzz))
 FUZZ_TARGETS := build/fuzz/fuzz_config build/fuzz/fuzz_events build/fuzz/fuzz_load
 # The loader target takes the command's reader and views with it.
-FUZZ_EXTRA_fuzz_load := lib/cmd/load.c lib/cmd/view.c lib/cmd/common.c -ljansson
+FUZZ_EXTRA_fuzz_load := lib/cmd/load.c lib/cmd/view.c lib/cmd/pairs.c lib/cmd/common.c -ljansson
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libcore.a build/fuzz/cflags $(wildcard lib/cmd/*.[ch]) | $(DEPS)
 	clang -g -O1 $(WARN) $(WERROR_FLAG) -fsanitize=fuzzer $(FUZZ_SAN) -Ilib -MMD -MP -o $@ $< \

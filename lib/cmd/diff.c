@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "pairs.h"
 #include "dotstyle.h"
 #include "copies.h"
 #include "output.h"
@@ -74,12 +75,6 @@ struct name_entry {
 	UT_hash_handle hh;
 };
 
-struct pair_entry {
-	uint64_t key;
-	int index;
-	UT_hash_handle hh;
-};
-
 struct diff {
 	const struct pv_loaded *a, *b;
 	const struct pv_report *va, *vb; /* copies merged */
@@ -90,7 +85,7 @@ struct diff {
 	struct edge *edges;
 	unsigned n_edges;
 	struct name_entry *names;
-	struct pair_entry *pairs;
+	struct pv_pair *pairs;
 	double colour_scale; /* points at which a colour is at its deepest */
 	unsigned hidden_nodes, hidden_edges, capped;
 };
@@ -144,20 +139,13 @@ static int node_of(struct diff *d, const struct pv_rfunc *f)
 
 static int edge_of(struct diff *d, int caller, int callee)
 {
-	uint64_t key = (uint64_t)(uint32_t)(caller + 1) << 32 | (uint32_t)callee;
-	struct pair_entry *e;
-	HASH_FIND(hh, d->pairs, &key, sizeof(key), e);
-	if (e)
-		return e->index;
-	if (!(e = malloc(sizeof(*e))))
-		return -1;
-	e->key = key;
-	e->index = (int)d->n_edges++;
-	memset(&d->edges[e->index], 0, sizeof(d->edges[0]));
-	d->edges[e->index].caller = caller;
-	d->edges[e->index].callee = callee;
-	HASH_ADD(hh, d->pairs, key, sizeof(key), e);
-	return pv_uthash_failed ? -1 : e->index;
+	int created, slot = pv_pair_slot(&d->pairs, &d->n_edges, caller, callee, &created);
+	if (slot >= 0 && created) {
+		memset(&d->edges[slot], 0, sizeof(d->edges[0]));
+		d->edges[slot].caller = caller;
+		d->edges[slot].callee = callee;
+	}
+	return slot;
 }
 
 /* One run's functions and arcs into the nodes and edges; in_b: it is B. */
@@ -535,11 +523,7 @@ static void diff_free(struct diff *d)
 		free(n->key);
 		free(n);
 	}
-	struct pair_entry *p, *ptmp;
-	HASH_ITER(hh, d->pairs, p, ptmp) {
-		HASH_DEL(d->pairs, p);
-		free(p);
-	}
+	pv_pairs_free(&d->pairs);
 	free(d->nodes);
 	free(d->edges);
 }

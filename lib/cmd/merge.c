@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "pairs.h"
 #include "output.h"
 #include "pv_uthash.h"
 
@@ -33,21 +34,13 @@ struct func_entry {
 	UT_hash_handle hh;
 };
 
-/* An arc (caller, callee) or a call path (parent, function) by its two ends,
- * each -1 or more. */
-struct pair_entry {
-	uint64_t key;
-	int index;
-	UT_hash_handle hh;
-};
-
 struct merged {
 	struct pv_report r;
 	struct pv_event events[PV_MAX_EVENTS];
 	unsigned cap_funcs, cap_arcs, cap_paths;
 	struct pv_rprocess *processes;
 	struct func_entry *func_table;
-	struct pair_entry *arc_table, *path_table;
+	struct pv_pair *arc_table, *path_table;
 	int mixed_compensation;
 	int with_paths, without_paths; /* inputs with call paths, and without */
 };
@@ -101,7 +94,7 @@ static void add_costs(uint64_t *to, const uint64_t *from, unsigned nev)
 		to[e] += from[e];
 }
 
-/* Room for more more entries in *array of *cap. 0, or -1. */
+/* Room for more entries in *array of *cap. 0, or -1. */
 static int reserve(void **array, unsigned *cap, unsigned used, unsigned more, size_t size)
 {
 	if (used + more <= *cap)
@@ -184,28 +177,6 @@ static int merge_functions(struct merged *m, const struct pv_report *in, int *fu
 	return 0;
 }
 
-/* The slot of the pair (first, second) in table, a new one at *used when
- * it has none (*created then). The slot, or -1. */
-static int pair_slot(struct pair_entry **table, unsigned *used, int first, int second,
-		     int *created)
-{
-	uint64_t key = (uint64_t)(uint32_t)(first + 1) << 32 | (uint32_t)second;
-	struct pair_entry *e;
-	*created = 0;
-	HASH_FIND(hh, *table, &key, sizeof(key), e);
-	if (e)
-		return e->index;
-	if (!(e = malloc(sizeof(*e))))
-		return -1;
-	e->key = key;
-	e->index = (int)(*used)++;
-	HASH_ADD(hh, *table, key, sizeof(key), e);
-	if (pv_uthash_failed)
-		return -1; /* e may be in the table now: it is freed with it */
-	*created = 1;
-	return e->index;
-}
-
 static int merge_arcs(struct merged *m, const struct pv_report *in, const int *func_of)
 {
 	if (reserve((void **)&m->r.arcs, &m->cap_arcs, m->r.n_arcs, in->n_arcs,
@@ -214,7 +185,7 @@ static int merge_arcs(struct merged *m, const struct pv_report *in, const int *f
 	for (unsigned i = 0; i < in->n_arcs; i++) {
 		const struct pv_rarc *a = &in->arcs[i];
 		int caller = a->caller < 0 ? -1 : func_of[a->caller], callee = func_of[a->callee];
-		int created, slot = pair_slot(&m->arc_table, &m->r.n_arcs, caller, callee, &created);
+		int created, slot = pv_pair_slot(&m->arc_table, &m->r.n_arcs, caller, callee, &created);
 		if (slot < 0)
 			return -1;
 		struct pv_rarc *out = &m->r.arcs[slot];
@@ -244,7 +215,7 @@ static int merge_paths(struct merged *m, const struct pv_report *in, const int *
 	for (unsigned i = 0; i < in->n_paths; i++) {
 		const struct pv_rpath *p = &in->paths[i];
 		int parent = p->parent < 0 ? -1 : path_of[p->parent], func = func_of[p->func];
-		int created, slot = pair_slot(&m->path_table, &m->r.n_paths, parent, func, &created);
+		int created, slot = pv_pair_slot(&m->path_table, &m->r.n_paths, parent, func, &created);
 		if (slot < 0) {
 			free(path_of);
 			return -1;
@@ -362,12 +333,8 @@ static void merged_free(struct merged *m)
 		free(f->key);
 		free(f);
 	}
-	struct pair_entry *tables[] = { m->arc_table, m->path_table }, *p, *ptmp;
-	for (int t = 0; t < 2; t++)
-		HASH_ITER(hh, tables[t], p, ptmp) {
-			HASH_DEL(tables[t], p);
-			free(p);
-		}
+	pv_pairs_free(&m->arc_table);
+	pv_pairs_free(&m->path_table);
 	for (unsigned i = 0; i < m->r.n_processes; i++) {
 		free(m->processes[i].program);
 		free(m->processes[i].from);

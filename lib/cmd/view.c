@@ -9,21 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pv_uthash.h"
+#include "pairs.h"
 #include "view.h"
-
-struct arc_entry {
-	int64_t key; /* caller (or -1) and callee */
-	int index;
-	UT_hash_handle hh;
-};
 
 struct building {
 	const struct pv_report *in;
 	struct pv_report *out;
 	int *func_of;           /* new function id of an old one, or -1 */
-	struct arc_entry *arcs;
-	struct arc_entry *entries;
+	struct pv_pair *arcs;   /* (caller, callee) -> slot in out->arcs */
 };
 
 static int new_function(struct building *b, int old)
@@ -57,20 +50,14 @@ static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int
 		   const uint64_t *raw_total)
 {
 	struct pv_report *r = b->out;
-	int64_t key = (int64_t)((uint64_t)(uint32_t)caller << 32 | (uint32_t)p->func);
-	struct arc_entry *e;
-	HASH_FIND(hh, b->arcs, &key, sizeof(key), e);
-	if (!e) {
-		e = &b->entries[r->n_arcs];
-		e->key = key;
-		e->index = (int)r->n_arcs++;
-		r->arcs[e->index].caller = caller;
-		r->arcs[e->index].callee = p->func;
-		HASH_ADD(hh, b->arcs, key, sizeof(key), e);
-		if (pv_uthash_failed)
-			return -1;
+	int created, slot = pv_pair_slot(&b->arcs, &r->n_arcs, caller, p->func, &created);
+	if (slot < 0)
+		return -1;
+	struct pv_rarc *a = &r->arcs[slot];
+	if (created) {
+		a->caller = caller;
+		a->callee = p->func;
 	}
-	struct pv_rarc *a = &r->arcs[e->index];
 	a->calls += p->calls;
 	if (nested) {
 		a->nested_calls += p->calls;
@@ -138,14 +125,13 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	uint64_t (*raw_in)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_in));
 	uint64_t (*raw_flow)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_flow));
 	uint64_t (*raw_out)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_out));
-	struct building b = { in, out, malloc((in->n_funcs + 1) * sizeof(int)), NULL,
-			      calloc(n + 1, sizeof(struct arc_entry)) };
+	struct building b = { in, out, malloc((in->n_funcs + 1) * sizeof(int)), NULL };
 	out->funcs = calloc(in->n_funcs + 1, sizeof(*out->funcs));
 	out->arcs = calloc(n + 1, sizeof(*out->arcs));
 	out->paths = calloc(n + 1, sizeof(*out->paths));
 	int status = -1;
 	if (!under || !reach || !dist || !index_of || !flow || !raw_in || !raw_flow || !raw_out ||
-	    !b.func_of || !b.entries ||
+	    !b.func_of ||
 	    !out->funcs || !out->arcs || !out->paths)
 		goto done;
 	memset(b.func_of, -1, (in->n_funcs + 1) * sizeof(int));
@@ -218,8 +204,7 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	memcpy(out->raw_run_total, raw_sum, sizeof(raw_sum));
 	status = pv_report_sort(out);
 done:
-	HASH_CLEAR(hh, b.arcs);
-	free(b.entries);
+	pv_pairs_free(&b.arcs);
 	free(b.func_of);
 	free(under);
 	free(reach);
