@@ -10,26 +10,7 @@
 static void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (const unsigned char *c = (const unsigned char *)s; c && *c; c++) {
-		switch (*c) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		default:
-			if (*c < 0x20) {
-				fprintf(out, "\\u%04x", *c);
-			} else {
-				/* A path may hold any bytes; the JSON must stay UTF-8. */
-				size_t n = pv_utf8_sequence(c);
-				if (!n)
-					fputs("\\ufffd", out);
-				else
-					fwrite(c, 1, n, out);
-				c += n ? n - 1 : 0;
-			}
-		}
-	}
+	pv_json_text(out, s);
 	fputc('"', out);
 }
 

@@ -13,25 +13,10 @@
 #include "output.h"
 #include "utf8.h"
 
-/* s inside a JSON string, escaped. */
-static void put_escaped(FILE *out, const char *s)
-{
-	for (const unsigned char *c = (const unsigned char *)s; c && *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(out, "\\%c", *c);
-		else if (*c < 0x20)
-			fprintf(out, "\\u%04x", *c);
-		else if (!pv_utf8_sequence(c))
-			fputs("\\ufffd", out); /* a path may hold any bytes */
-		else
-			fwrite(c, 1, pv_utf8_sequence(c), out), c += pv_utf8_sequence(c) - 1;
-	}
-}
-
 static void put_string(FILE *out, const char *s)
 {
 	fputc('"', out);
-	put_escaped(out, s);
+	pv_json_text(out, s);
 	fputc('"', out);
 }
 
@@ -93,9 +78,9 @@ static void put_profile(FILE *out, const struct pv_report *r, unsigned ev, const
 	/* The event in the name: speedscope lists the profiles by it. */
 	fputs(ev ? ",\n{\"type\":\"sampled\",\"name\":\"" : "\n{\"type\":\"sampled\",\"name\":\"",
 	      out);
-	put_escaped(out, r->program ? r->program : "?");
+	pv_json_text(out, r->program ? r->program : "?");
 	fputs(" (", out);
-	put_escaped(out, e->name);
+	pv_json_text(out, e->name);
 	fprintf(out, ")\",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n\"samples\":[",
 		strcmp(pv_event_unit(e), "ns") ? "none" : "nanoseconds", r->run_total[ev]);
 	int first = 1;

@@ -24,3 +24,26 @@ size_t pv_utf8_sequence(const unsigned char *s)
 	}
 	return 0;
 }
+
+void pv_json_text(FILE *out, const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; c && *c; c++) {
+		switch (*c) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		default:
+			if (*c < 0x20) {
+				fprintf(out, "\\u%04x", *c);
+			} else {
+				size_t n = pv_utf8_sequence(c);
+				if (!n)
+					fputs("\\ufffd", out);
+				else
+					fwrite(c, 1, n, out);
+				c += n ? n - 1 : 0;
+			}
+		}
+	}
+}

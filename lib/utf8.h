@@ -7,9 +7,14 @@
 #define PV_UTF8_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The length of the well-formed UTF-8 sequence at s (1-4), or 0 when the
  * bytes there are not one (a stray or overlong byte, a cut sequence). */
 size_t pv_utf8_sequence(const unsigned char *s);
+
+/* s as the inside of a JSON string: escaped, and a byte that is not part
+ * of a well-formed sequence written as U+FFFD. */
+void pv_json_text(FILE *out, const char *s);
 
 #endif /* PV_UTF8_H */
