@@ -17,12 +17,12 @@
 #include "paths.h"
 
 static const struct pv_format formats[] = {
-	{ ".dot", pv_write_dot },
-	{ ".json", pv_write_json },
-	{ ".folded", pv_write_folded },
-	{ ".pb.gz", pv_write_pprof },
-	{ ".callgrind", pv_write_callgrind },
-	{ ".speedscope.json", pv_write_speedscope },
+	{ ".dot", pv_write_dot, 0 },
+	{ ".json", pv_write_json, 0 },
+	{ ".folded", pv_write_folded, 1 },
+	{ ".pb.gz", pv_write_pprof, 1 },
+	{ ".callgrind", pv_write_callgrind, 0 },
+	{ ".speedscope.json", pv_write_speedscope, 1 },
 };
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
 

@@ -30,6 +30,7 @@ pv_writer_fn pv_write_speedscope; /* speedscope.c */
 struct pv_format {
 	const char *extension; /* with its dot: ".dot" */
 	pv_writer_fn *write;
+	int from_paths;        /* written from the call paths alone */
 };
 
 /* The format path's extension asks for, or NULL when it has none we know. */

@@ -39,11 +39,10 @@ int pv_cmd_convert(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		/* Path formats from a file without paths would be empty, not wrong
 		 * enough to notice. */
-		const char *ext = pv_output_format_of(argv[i])->extension;
-		int by_paths = strcmp(ext, ".dot") && strcmp(ext, ".json") && strcmp(ext, ".callgrind");
-		if (by_paths && !l.r.n_paths && l.r.n_funcs) {
+		const struct pv_format *f = pv_output_format_of(argv[i]);
+		if (f->from_paths && !l.r.n_paths && l.r.n_funcs) {
 			fprintf(stderr, "profviz convert: %s has no call paths (written by a profviz "
-				"before JSON revision 2), which %s needs\n", argv[1], ext);
+				"before JSON revision 2), which %s needs\n", argv[1], f->extension);
 			status = PV_EXIT_TROUBLE;
 			continue;
 		}
