@@ -38,14 +38,6 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? (double)part / (double)whole : 0;
 }
 
-static int find_event(const struct pv_report *r, const char *name)
-{
-	for (unsigned i = 0; i < r->nev; i++)
-		if (!strcmp(r->events[i].name, name))
-			return (int)i;
-	return -1;
-}
-
 /* What the thresholds leave in the graph, and how much they hide. */
 struct selection {
 	char *shown; /* by function id */
@@ -223,7 +215,7 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 				 int ambiguous)
 {
 	const uint64_t run = r->run_total[0];
-	const int cycles = find_event(r, "cycles"), instructions = find_event(r, "instructions");
+	const int cycles = pv_report_event(r, "cycles"), instructions = pv_report_event(r, "instructions");
 	if (f->sym.module[0] && strcmp(f->sym.module, r->program)) {
 		fputc('[', out);
 		pv_dot_text(out, pv_path_base(f->sym.module), 64);

@@ -461,6 +461,14 @@ void pv_report_free(struct pv_report *r)
 	r->paths = NULL;
 }
 
+int pv_report_event(const struct pv_report *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nev; i++)
+		if (!strcmp(r->events[i].name, name))
+			return (int)i;
+	return -1;
+}
+
 void pv_report_warn_losses(const struct pv_report *r)
 {
 	const struct pv_losses *l = &r->losses;

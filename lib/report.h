@@ -112,6 +112,9 @@ void pv_report_free(struct pv_report *r);
  * -1 when memory ran out. */
 int pv_report_sort(struct pv_report *r);
 
+/* The index of the event named name in r, or -1. */
+int pv_report_event(const struct pv_report *r, const char *name);
+
 /* Say on stderr, in one line, what the profile is missing, if anything. */
 void pv_report_warn_losses(const struct pv_report *r);
 

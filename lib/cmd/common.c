@@ -164,16 +164,15 @@ static void swap_real(double *v, unsigned a, unsigned b)
 int pv_lead_with_event(struct pv_loaded *l, const char *name)
 {
 	struct pv_report *r = &l->r;
-	unsigned e = 0;
-	while (e < r->nev && strcmp(l->events[e].name, name))
-		e++;
-	if (e == r->nev) {
+	int found = pv_report_event(r, name);
+	if (found < 0) {
 		fprintf(stderr, "profviz: %s has no event '%s'; it has", l->path, name);
 		for (unsigned i = 0; i < r->nev; i++)
 			fprintf(stderr, "%s %s", i ? "," : "", l->events[i].name);
 		fputc('\n', stderr);
 		return -1;
 	}
+	unsigned e = (unsigned)found;
 	if (e == 0)
 		return 0;
 	/* Every per-event column, event e's to the front. */

@@ -204,14 +204,6 @@ static void arcs(const struct view *v, unsigned top)
 	free(order);
 }
 
-static int event_index(const struct pv_report *r, const char *name)
-{
-	for (unsigned i = 0; i < r->nev; i++)
-		if (!strcmp(r->events[i].name, name))
-			return (int)i;
-	return -1;
-}
-
 int pv_cmd_report(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -260,9 +252,9 @@ int pv_cmd_report(int argc, char **argv)
 	if (pv_load(argv[optind], &l) < 0)
 		return PV_EXIT_TROUBLE;
 	struct view v = { &l.r, 0, (enum sort_key)key, exact, colour_on,
-			  event_index(&l.r, "instructions"), event_index(&l.r, "cycles") };
+			  pv_report_event(&l.r, "instructions"), pv_report_event(&l.r, "cycles") };
 	if (event) {
-		int i = event_index(&l.r, event);
+		int i = pv_report_event(&l.r, event);
 		if (i < 0) {
 			fprintf(stderr, "profviz report: %s has no event '%s'\n", argv[optind], event);
 			pv_loaded_free(&l);
