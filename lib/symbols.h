@@ -29,6 +29,9 @@ void pv_symbols_close(struct pv_symbolizer *s);
 /* Fill out (strings malloc'd, freed with pv_symbol_free). s may be NULL. */
 void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *out);
 void pv_symbol_free(struct pv_symbol *sym);
+/* to: a copy of from, with strings of its own. 0, or -1 (to left empty)
+ * when memory ran out. */
+int pv_symbol_copy(struct pv_symbol *to, const struct pv_symbol *from);
 
 /* For a retired key whose object is loaded again at the same place (a
  * plugin reloaded), the function's address there: its calls then add up

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "config.h"
 #include "report.h"
 
 struct pv_command {
@@ -23,6 +24,9 @@ int pv_cmd_convert(int argc, char **argv); /* convert.c */
 int pv_cmd_merge(int argc, char **argv);   /* merge.c */
 int pv_cmd_diff(int argc, char **argv);    /* diff.c */
 int pv_cmd_html(int argc, char **argv);    /* html.c */
+
+/* A graph's boxes at most, by default: the hottest this many (as pprof's). */
+#define PV_DEFAULT_NODES 80
 
 /* Exit status for trouble: a bad file or usage, a file that could not be
  * written (as grep's and diff's 2); 0 otherwise. */

@@ -48,7 +48,6 @@ static const char usage[] =
 
 #define PV_DIFF_UNCHANGED 0.1 /* points: a change under this is grey, noise */
 #define PV_DIFF_NAME_MAX 160
-#define PV_DIFF_DEFAULT_NODES 80
 
 /* One side of a function or an arc: its figures in one run (first event). */
 struct side {
@@ -542,8 +541,8 @@ int pv_cmd_diff(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	double node = 0.5, edge = 0.1;
-	unsigned long max_nodes = PV_DIFF_DEFAULT_NODES, top = 25;
+	double node = PV_DEFAULT_NODE_THRESHOLD, edge = PV_DEFAULT_EDGE_THRESHOLD;
+	unsigned long max_nodes = PV_DEFAULT_NODES, top = 25;
 	const char *output = NULL;
 	int normalize = 0, report = 0, opt;
 	while ((opt = getopt_long(argc, argv, "n:e:o:h", longs, NULL)) != -1) {

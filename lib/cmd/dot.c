@@ -28,8 +28,6 @@ static const char usage[] =
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
 	"FUNC is a function's whole name, or its name without parameters.\n";
 
-#define PV_DEFAULT_NODES 80
-
 int pv_cmd_dot(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -46,7 +44,7 @@ int pv_cmd_dot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	double node = 0.5, edge = 0.1;
+	double node = PV_DEFAULT_NODE_THRESHOLD, edge = PV_DEFAULT_EDGE_THRESHOLD;
 	unsigned long depth = 0, nodes = PV_DEFAULT_NODES;
 	const char *focus = NULL, *root = NULL, *output = NULL, *event = NULL;
 	int self_colour = 0, opt;

@@ -41,8 +41,6 @@ static const char usage[] =
 	"  -o OUT.html    the page (written atomically)\n"
 	"The graph is laid out by graphviz's dot, which must be on PATH.\n";
 
-#define PV_DEFAULT_NODES 80
-
 /* What the page is made of besides the report; the writer finds it from the
  * report it is given (pv_output_write_file passes only that). */
 struct page {
@@ -266,7 +264,7 @@ int pv_cmd_html(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	double node = 0.5, edge = 0.1;
+	double node = PV_DEFAULT_NODE_THRESHOLD, edge = PV_DEFAULT_EDGE_THRESHOLD;
 	unsigned long nodes = PV_DEFAULT_NODES;
 	const char *output = NULL;
 	int opt;

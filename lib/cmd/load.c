@@ -362,8 +362,8 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		read_path(rd, json_array_get(paths, i), r, i);
 	read_threads(rd, root, r);
 	read_processes(rd, root, l);
-	r->node_threshold = 0.5;
-	r->edge_threshold = 0.1;
+	r->node_threshold = PV_DEFAULT_NODE_THRESHOLD; /* as the runtime's graph */
+	r->edge_threshold = PV_DEFAULT_EDGE_THRESHOLD;
 }
 
 /* root (consumed) into l; err: how jansson failed, when root is NULL. */

@@ -115,14 +115,8 @@ static int new_function(struct merged *m, const struct pv_rfunc *f)
 	out->id = (int)m->r.n_funcs;
 	out->fn = f->fn; /* the first process's: an address means nothing across them */
 	out->copies = 1;
-	out->sym.name = strdup(f->sym.name);
-	out->sym.module = strdup(f->sym.module);
-	out->sym.file = f->sym.file ? strdup(f->sym.file) : NULL;
-	out->sym.line = f->sym.line;
-	if (!out->sym.name || !out->sym.module || (f->sym.file && !out->sym.file)) {
-		pv_symbol_free(&out->sym);
+	if (pv_symbol_copy(&out->sym, &f->sym) < 0)
 		return -1;
-	}
 	return (int)m->r.n_funcs++;
 }
 

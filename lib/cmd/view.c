@@ -24,15 +24,10 @@ static int new_function(struct building *b, int old)
 	if (b->func_of[old] >= 0)
 		return b->func_of[old];
 	struct pv_rfunc *f = &b->out->funcs[b->out->n_funcs];
-	const struct pv_symbol *s = &b->in->funcs[old].sym;
 	f->id = (int)b->out->n_funcs;
 	f->fn = b->in->funcs[old].fn;
 	f->copies = b->in->funcs[old].copies;
-	f->sym.name = strdup(s->name);
-	f->sym.module = strdup(s->module);
-	f->sym.file = s->file ? strdup(s->file) : NULL;
-	f->sym.line = s->line;
-	if (!f->sym.name || !f->sym.module || (s->file && !f->sym.file))
+	if (pv_symbol_copy(&f->sym, &b->in->funcs[old].sym) < 0)
 		return -1;
 	return b->func_of[old] = (int)b->out->n_funcs++;
 }
