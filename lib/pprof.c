@@ -18,6 +18,7 @@
 
 #include "output.h"
 #include "protobuf.h"
+#include "pv_uthash.h"
 
 /* profile.proto's field numbers. */
 enum {
@@ -60,56 +61,52 @@ enum {
 };
 
 /* The string table: each distinct string once, "" first (the format wants
- * it at index 0). The strings are the report's, not copied. */
+ * it at index 0), in a uthash table. The strings are the report's, not
+ * copied. */
+struct string_entry {
+	const char *text;
+	UT_hash_handle hh;
+};
+
 struct strings {
-	const char **at;
+	struct string_entry *at; /* by index; room for every string asked for */
 	unsigned n, max;
-	unsigned *slots; /* open addressing: index + 1, 0 when free */
-	size_t mask;
+	struct string_entry *table;
 };
 
 static int strings_init(struct strings *s, unsigned max)
 {
-	size_t nslots = 16;
-	while (nslots < 2 * (size_t)max)
-		nslots *= 2;
 	s->at = malloc(max * sizeof(*s->at));
-	s->slots = calloc(nslots, sizeof(*s->slots));
 	s->n = 0;
 	s->max = max;
-	s->mask = nslots - 1;
-	return s->at && s->slots ? 0 : -1;
+	s->table = NULL;
+	return s->at ? 0 : -1;
 }
 
 static void strings_free(struct strings *s)
 {
+	HASH_CLEAR(hh, s->table);
 	free(s->at);
-	free(s->slots);
 }
 
-static size_t hash(const char *str)
-{
-	size_t h = 14695981039346656037ull;
-	for (const unsigned char *c = (const unsigned char *)str; *c; c++)
-		h = (h ^ *c) * 1099511628211ull;
-	return h;
-}
-
-/* str's index, added if new. The table is sized for every string the
+/* str's index, added if new. The array is sized for every string the
  * writer can ask for, so it never fills. */
 static uint64_t intern(struct strings *s, const char *str)
 {
 	if (!str)
 		str = "";
-	size_t i = hash(str) & s->mask;
-	for (; s->slots[i]; i = (i + 1) & s->mask)
-		if (!strcmp(s->at[s->slots[i] - 1], str))
-			return s->slots[i] - 1;
+	struct string_entry *e;
+	HASH_FIND_STR(s->table, str, e);
+	if (e)
+		return (uint64_t)(e - s->at);
 	if (s->n == s->max)
 		return 0; /* never: the count above covers every string */
-	s->at[s->n] = str;
-	s->slots[i] = ++s->n;
-	return s->n - 1;
+	e = &s->at[s->n++];
+	e->text = str;
+	/* Should the table have no room, the string is still at its index:
+	 * asked for again, it is only written twice. */
+	HASH_ADD_KEYPTR(hh, s->table, e->text, strlen(e->text), e);
+	return (uint64_t)(e - s->at);
 }
 
 static void value_type(struct pv_pb *b, unsigned field, struct strings *s, const char *type,
@@ -242,7 +239,7 @@ static void write_comments(struct pv_pb *b, const struct pv_report *r, struct st
 static void write_strings(struct pv_pb *b, const struct strings *s)
 {
 	for (unsigned i = 0; i < s->n; i++)
-		pv_pb_string(b, PROFILE_STRING_TABLE, s->at[i]);
+		pv_pb_string(b, PROFILE_STRING_TABLE, s->at[i].text);
 }
 
 static int write_gzip(FILE *out, const uint8_t *data, size_t len)
