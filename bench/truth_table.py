@@ -20,6 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import harness as h  # noqa: E402
+import realprogs  # noqa: E402
 import truth  # noqa: E402
 
 RUNS = int(os.environ.get("TRUTH_RUNS", "5"))
@@ -35,17 +36,22 @@ def programs():
     yield "bench/mixed 3000000", [os.path.join(bench, "mixed"), "3000000"]
     yield "bench/dispatch 30000000", [os.path.join(bench, "dispatch"), "30000000"]
     src, why = h.fetch_source("zlib")
-    if not src:
+    if src:
+        exe = h.build_zlib_program(src, "minigzip")
+        yield "zlib minigzip -c, 24 MB of base64", [exe, "-c", realprogs.base64_text(
+            "minigzip-input.txt", 18_000_000, 7)]
+    else:
         print("zlib minigzip: skipped (%s)" % why)
-        return
-    exe = h.build_zlib_program(src, "minigzip")
-    data = os.path.join(h.BUILD, "minigzip-input.txt")
-    if not os.path.exists(data):
-        import base64
-        import random
-        with open(data, "wb") as f:
-            f.write(base64.encodebytes(random.Random(7).randbytes(18_000_000)))
-    yield "zlib minigzip -c, 24 MB of base64", [exe, "-c", data]
+    # The real programs, each some 0.5-1 s natively.
+    for name, builder in (("sqlite speedtest1 --size 20", realprogs.build_sqlite_speedtest1),
+                          ("bzip2 -c, 12 MB of base64", realprogs.build_bzip2),
+                          ("lua interpreter, workloads/mix.lua", realprogs.build_lua),
+                          ("tinyxml2 parse+walk (C++)", realprogs.build_tinyxml2_parse)):
+        argv, why = builder()
+        if argv:
+            yield name, argv
+        else:
+            print("%s: skipped (%s)" % (name, why))
 
 
 def spread(values, scale=1):

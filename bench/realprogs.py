@@ -1,0 +1,116 @@
+"""Real programs for the truth table, built from Debian source packages
+instrumented and without inlining (every hook a real call, every function a
+real frame for perf), cached in build/progs. Each builder returns
+(argv, None) for a run of some 0.5-1 s natively, or (None, why) when the
+source cannot be had."""
+import base64
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import harness as h  # noqa: E402
+
+WORKLOADS = os.path.join(ROOT, "bench", "workloads")
+
+
+def base64_text(name, nbytes, seed):
+    """build/progs/NAME: base64 lines of nbytes of seeded random bytes (4/3 as
+    much text), made once."""
+    os.makedirs(h.BUILD, exist_ok=True)
+    path = os.path.join(h.BUILD, name)
+    if not os.path.exists(path):
+        with open(path + ".tmp", "wb") as f:
+            f.write(base64.encodebytes(random.Random(seed).randbytes(nbytes)))
+        os.rename(path + ".tmp", path)
+    return path
+
+
+def sqlite_amalgamation(src):
+    """build/progs/sqlite-amalgamation holding sqlite3.c and sqlite3.h: the
+    Debian source has only the separate files, and SQLite's own build makes
+    the one file with tclsh. (tests/t_real_sqlite.py makes the same.)"""
+    dest = os.path.join(h.BUILD, "sqlite-amalgamation")
+    if os.path.exists(os.path.join(dest, "sqlite3.c")):
+        return dest
+    if not shutil.which("tclsh"):
+        raise RuntimeError("tclsh is needed to make sqlite3.c (make deps installs tcl)")
+    os.makedirs(h.BUILD, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="sqlite-amalgamation-", dir=h.BUILD)
+    for step in ([os.path.join(src, "configure")], ["make", "sqlite3.c"]):
+        p = subprocess.run(step, cwd=work, capture_output=True, text=True)
+        if p.returncode:
+            raise RuntimeError("%s failed:\n%s" % (" ".join(step), p.stderr[-2000:]))
+    os.rename(work, dest)  # only whole, so that an interrupted build is redone
+    return dest
+
+
+def build_sqlite_speedtest1(size="20"):
+    """SQLite's speedtest1 on an in-memory database: --size 20 makes some
+    85 M calls. The binary is the one tests/t_real_sqlite.py runs."""
+    src, why = h.fetch_source("sqlite3")
+    if not src:
+        return None, why
+    try:
+        amalg = sqlite_amalgamation(src)
+    except RuntimeError as e:
+        return None, str(e)
+    exe = h.build("sqlite-speedtest1", [os.path.join(src, "test", "speedtest1.c"),
+                                        os.path.join(amalg, "sqlite3.c")],
+                  flags=h.NO_INLINE + ["-w", "-I", amalg], libs=["-lpthread", "-ldl", "-lm"])
+    return [exe, "--size", size, "--memdb"], None
+
+
+BZIP2 = ["blocksort", "huffman", "crctable", "randtable", "compress", "decompress", "bzlib",
+         "bzip2"]
+
+
+def build_bzip2():
+    """bzip2 -c on 12 MB of base64 text (random bytes: its block sort's
+    common case, not its worst)."""
+    src, why = h.fetch_source("bzip2")
+    if not src:
+        return None, why
+    exe = h.build("bzip2", [os.path.join(src, f + ".c") for f in BZIP2],
+                  flags=h.NO_INLINE + ["-w", "-D_FILE_OFFSET_BITS=64"])
+    return [exe, "-c", base64_text("bzip2-input.txt", 9_000_000, 11)], None
+
+
+LUA = ["lapi", "lcode", "lctype", "ldebug", "ldo", "ldump", "lfunc", "lgc", "llex", "lmem",
+       "lobject", "lopcodes", "lparser", "lstate", "lstring", "ltable", "ltm", "lundump", "lvm",
+       "lzio", "lauxlib", "lbaselib", "lcorolib", "ldblib", "liolib", "lmathlib", "loadlib",
+       "loslib", "lstrlib", "ltablib", "lutf8lib", "linit", "lua"]
+
+
+def build_lua():
+    """The lua interpreter (5.4, else 5.3) running bench/workloads/mix.lua:
+    calls, tables, strings and closures, each a path through the C core."""
+    for package in ("lua5.4", "lua5.3"):
+        src, why = h.fetch_source(package)
+        if src:
+            break
+    if not src:
+        return None, why
+    srcdir = os.path.join(src, "src")
+    # As its Makefile's linux target builds it, less readline.
+    exe = h.build("lua", [os.path.join(srcdir, f + ".c") for f in LUA],
+                  flags=h.NO_INLINE + ["-w", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"],
+                  libs=["-Wl,-E", "-ldl", "-lm"])
+    return [exe, os.path.join(WORKLOADS, "mix.lua")], None
+
+
+def build_tinyxml2_parse():
+    """tinyxml2 parsing and walking a generated document, again and again
+    (bench/workloads/xmlparse.cpp): C++ members, virtual and recursive calls."""
+    src, why = h.fetch_source("tinyxml2")
+    if not src:
+        return None, why
+    exe = h.build("tinyxml2-parse", [os.path.join(WORKLOADS, "xmlparse.cpp"),
+                                     os.path.join(src, "tinyxml2.cpp")],
+                  flags=h.NO_INLINE + ["-std=c++17", "-Wall", "-Wextra", "-I", src],
+                  compiler="g++")
+    return [exe], None
