@@ -35,6 +35,14 @@ SHOWN = 0.005  # functions at 0.5% or more of the run are compared one by one
 ARC_SHOWN = 0.001  # the graph's default arc threshold: 0.1% of the run
 
 
+def pinned(argv):
+    """argv on the one CPU that TRUTH_CPU names, if it names one. The hooks'
+    cost, and the program's own, can differ from one (virtual) CPU to another:
+    pinning both runs to one compares like with like."""
+    cpu = os.environ.get("TRUTH_CPU", "")
+    return ["taskset", "-c", cpu] + list(argv) if cpu else list(argv)
+
+
 def clean_env():
     return {k: v for k, v in os.environ.items()
             if not k.startswith("PROFVIZ_") and k != "LD_PRELOAD"}
@@ -44,7 +52,7 @@ def profviz_run(argv, workdir):
     out = os.path.join(workdir, "truth-profile.json")
     env = clean_env()
     env.update(LD_PRELOAD=PRELOAD, PROFVIZ_OUTPUT=out, PROFVIZ_QUIET="1")
-    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL,
+    subprocess.run(pinned(argv), env=env, check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     with open(out) as f:
         return json.load(f)
@@ -53,11 +61,11 @@ def profviz_run(argv, workdir):
 def perf_samples(argv, freq, workdir, callgraph):
     """Each sample's stack, innermost first, as (symbol, dso) pairs."""
     data = os.path.join(workdir, "truth-perf.data")
-    subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(freq),
-                    "--call-graph", callgraph, "-o", data] + argv,
+    subprocess.run(pinned(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(freq),
+                           "--call-graph", callgraph, "-o", data] + argv),
                    env=clean_env(), check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
-    text = subprocess.run(["perf", "script", "--no-inline", "-i", data, "-F", "ip,sym,dso"],
+    text = subprocess.run(["perf", "script", "-v", "--no-inline", "-i", data, "-F", "ip,sym,dso"],
                           capture_output=True, text=True, check=True).stdout
     os.unlink(data)
     samples, stack = [], []
@@ -101,11 +109,16 @@ def truth_from(samples, program, functions):
         self_n[mine[0]] += 1
         # Innermost first: each caller is the next one out; the outermost
         # was called from outside (the root) if the unwinder got that far.
-        arcs = set(zip(mine[1:], mine[:-1]))
-        if any(sym in STACK_BOTTOMS for sym, _ in stack):
-            arcs.add((None, mine[-1]))
-        for a in arcs:
-            arc_n[a] += 1
+        # As profviz counts an arc (README, "What is counted"): a sample is
+        # in the arc through which its function's outermost activation was
+        # entered, and in no arc into a nested (recursive) one.
+        whole = any(sym in STACK_BOTTOMS for sym, _ in stack)
+        outermost = {fn: i for i, fn in enumerate(mine)}
+        for fn, i in outermost.items():
+            if i + 1 < len(mine):
+                arc_n[(mine[i + 1], fn)] += 1
+            elif whole:
+                arc_n[(None, fn)] += 1
     return counted, self_n, arc_n
 
 

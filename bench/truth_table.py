@@ -61,8 +61,8 @@ def spread(values, scale=1):
 
 def main():
     subprocess.run(["make", "-s", "-C", ROOT, "profviz.so", "bench-progs"], check=True)
-    print("medians of %d runs [their range]; self-share TVD %%, worst shown arc in points"
-          % RUNS)
+    print("medians of %d runs [their range]; self-share TVD %%, worst shown arc in points%s"
+          % (RUNS, "; on CPU " + os.environ["TRUTH_CPU"] if os.environ.get("TRUTH_CPU") else ""))
     for name, argv in programs():
         runs = [truth.compare(argv) for _ in range(RUNS)]
         med = {(label, k): statistics.median(r[label][k] for r in runs)

@@ -12,9 +12,8 @@ import colorsys
 import json
 import os
 import re
-import shutil
 import subprocess
-import tempfile
+import sys
 import harness as h
 import callgrind
 
@@ -28,33 +27,15 @@ if not src:
     t.done()
 
 
-def amalgamation(src):
-    """build/progs/sqlite-amalgamation holding sqlite3.c and sqlite3.h: the
-    Debian source has only the separate files, and SQLite's own build makes
-    the one file with tclsh."""
-    dest = os.path.join(h.BUILD, "sqlite-amalgamation")
-    if os.path.exists(os.path.join(dest, "sqlite3.c")):
-        return dest
-    if not shutil.which("tclsh"):
-        raise RuntimeError("tclsh is needed to make sqlite3.c (make deps installs tcl)")
-    work = tempfile.mkdtemp(prefix="sqlite-amalgamation-", dir=h.BUILD)
-    for step in ([os.path.join(src, "configure")], ["make", "sqlite3.c"]):
-        p = subprocess.run(step, cwd=work, capture_output=True, text=True)
-        if p.returncode:
-            raise RuntimeError("%s failed:\n%s" % (" ".join(step), p.stderr[-2000:]))
-    os.rename(work, dest)  # only whole, so that an interrupted build is redone
-    return dest
+sys.path.insert(0, os.path.join(h.ROOT, "bench"))
+import realprogs  # noqa: E402
 
-
-os.makedirs(h.BUILD, exist_ok=True)
-exe = os.path.join(h.BUILD, "sqlite-speedtest1")
-if not os.path.exists(exe):
-    amalg = amalgamation(src)
-    subprocess.run(["gcc"] + h.INSTRUMENT + h.NO_INLINE +
-                   ["-w", "-I", amalg, "-o", exe + ".tmp",
-                    os.path.join(src, "test", "speedtest1.c"), os.path.join(amalg, "sqlite3.c"),
-                    "-lpthread", "-ldl", "-lm"], check=True)
-    os.rename(exe + ".tmp", exe)
+# The same build as the benchmarks' (bench/realprogs.py), cached in build/progs.
+argv, why = realprogs.build_sqlite_speedtest1()
+if not argv:  # the source is here: a build that fails is a failure
+    t.ok(False, "speedtest1 builds: %s" % why)
+    t.done()
+exe = argv[0]
 
 
 def without_timing(out):
