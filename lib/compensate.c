@@ -23,16 +23,19 @@ double pv_callee_share(double own, double span)
 double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct pv_hook_costs *c,
 			   double *modelled)
 {
-	double clamped = 0, whole = 0, model = 0;
-	/* What each path's subtree lost, gathered children first (they come after
-	 * their parents). */
-	double *lost = calloc(n ? n : 1, sizeof(*lost));
+	double clamped = 0, whole = 0, model = 0, raw = 0, taken_all = 0;
+	/* What each path's subtree lost, and its raw selves, gathered children
+	 * first (they come after their parents). */
+	double *lost = calloc(n ? 2 * (size_t)n : 1, sizeof(*lost));
+	double *subtree_raw = lost + n;
 	if (modelled)
 		*modelled = 1;
 	if (!lost)
 		return 0; /* no memory: the costs stay raw */
 	for (unsigned i = 0; i < n; i++) {
 		struct pv_comp_path *p = &paths[i];
+		subtree_raw[i] = p->self;
+		raw += p->self;
 		double as_caller = (double)p->callees * c->caller + (double)p->misses * c->caller_miss;
 		double as_callee = 0;
 		if (!p->is_signal && p->calls) {
@@ -48,10 +51,25 @@ double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct 
 		clamped += overhead - taken;
 		p->self -= taken;
 		lost[i] = taken;
+		taken_all += taken;
 	}
-	for (unsigned i = n; i-- > 0;)
-		if (paths[i].parent >= 0)
+	for (unsigned i = n; i-- > 0;) {
+		if (paths[i].parent >= 0) {
 			lost[paths[i].parent] += lost[i];
+			subtree_raw[paths[i].parent] += subtree_raw[i];
+		}
+	}
+	/* Recursion through other functions (a -> b -> a) is folded back onto
+	 * the ancestor's path, so the work beneath b's activations is partly
+	 * counted on paths outside b's subtree, with the hooks' cost in it. That
+	 * part of b's raw total, beyond its subtree's raw selves, loses the
+	 * share the hooks took of the whole run. */
+	double share = raw > 0 ? taken_all / raw : 0;
+	for (unsigned i = 0; i < n; i++) {
+		double folded = paths[i].total - subtree_raw[i];
+		if (folded > 0)
+			lost[i] += share * folded;
+	}
 	/* A total covers the path's outermost activations, and every activation
 	 * below it happens inside one. (A path whose activations were all nested
 	 * in another of its function's has no total to take from.) */
