@@ -17,6 +17,7 @@
 #include "dotstyle.h"
 #include "output.h"
 #include "paths.h"
+#include "trust.h"
 
 #define PV_DOT_NAME_MAX 160    /* characters of a name shown in a box */
 #define PV_DOT_TOOLTIP_MAX 2000 /* graphviz limits a string to 16 KB */
@@ -112,6 +113,10 @@ static void write_compensation(FILE *out, const struct pv_report *r)
 		pv_dot_amount(out, r->clamped[0], &r->events[0]);
 		fputs(" left in, where a self was smaller", out);
 	}
+	if (pv_times_doubtful(r, 0))
+		fprintf(out, "\\lthe hooks took %.0f%% of the raw run: the times of functions that cost "
+			"less than their hooks (%.1f%s a call) are uncertain; profviz report lists them",
+			100 * pv_hooks_share(r, 0), pv_hooks_per_call(r, 0), time ? " ns" : "");
 }
 
 /* The graph's caption: program, events, run total, legend, and what the

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "dotstyle.h"
 #include "paths.h"
+#include "trust.h"
 
 static const char usage[] =
 	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
@@ -204,6 +206,86 @@ static void arcs(const struct view *v, unsigned top)
 	free(order);
 }
 
+/* What gcc's -finstrument-functions-exclude-function-list matches a
+ * function by: its qualified name without parameters (checked with gcc 12).
+ * 0 when that name holds a comma (template arguments), which would split the
+ * list. */
+static int exclude_name(const char *name, char *out, size_t size)
+{
+	int n = (int)(pv_name_params(name) - name);
+	if (memchr(name, ',', (size_t)n))
+		return 0;
+	snprintf(out, size, "%.*s", n, name);
+	return 1;
+}
+
+#define PV_DOUBTS_SHOWN 12
+
+static int busier(const void *a, const void *b)
+{
+	const struct pv_rfunc *x = sorting->r->funcs + *(const int *)a;
+	const struct pv_rfunc *y = sorting->r->funcs + *(const int *)b;
+	return x->calls != y->calls ? (x->calls < y->calls ? 1 : -1)
+				    : strcmp(x->sym.name, y->sym.name);
+}
+
+/* When the hooks took much of the raw run, the times of functions cheaper
+ * than their hooks are uncertain (trust.h): the busiest of them, and how to
+ * leave them out of instrumentation, so that the rest is timed truer. */
+static void doubts(const struct view *v)
+{
+	const struct pv_report *r = v->r;
+	if (!pv_times_doubtful(r, v->ev))
+		return;
+	int *order = malloc((r->n_funcs + 1) * sizeof(int));
+	if (!order)
+		return;
+	unsigned n = 0;
+	uint64_t calls = 0, all_calls = 0;
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		all_calls += r->funcs[i].calls;
+		if (pv_cheaper_than_hooks(r, &r->funcs[i], v->ev)) {
+			order[n++] = (int)i;
+			calls += r->funcs[i].calls;
+		}
+	}
+	sorting = v;
+	qsort(order, n, sizeof(int), busier);
+	printf("\nThe hooks took %.0f%% of the raw run: times are uncertain where functions cost "
+	       "less\nthan their hooks (", 100 * pv_hooks_share(r, v->ev));
+	amount(v, pv_hooks_per_call(r, v->ev), 0);
+	printf(" a call), by several ns a call. %u functions do, with %.0f%% of the calls;\n"
+	       "the busiest:\n", n, all_calls ? 100.0 * (double)calls / (double)all_calls : 0.0);
+	unsigned rows = n < PV_DOUBTS_SHOWN ? n : PV_DOUBTS_SHOWN;
+	printf("%12s %12s  function\n", "calls", "self a call");
+	for (unsigned i = 0; i < rows; i++) {
+		const struct pv_rfunc *f = &r->funcs[order[i]];
+		printf("%12" PRIu64 " ", f->calls);
+		amount(v, per_call(f, v->ev) > 0 ? (double)f->self[v->ev] / (double)f->calls : 0, 12);
+		printf("  %s\n", f->sym.name);
+	}
+	if (rows) {
+		printf("To time the rest truer, build them without hooks: mark them\n"
+		       "__attribute__((no_instrument_function)), or with gcc add (it leaves out\n"
+		       "every function whose name contains one of these)\n"
+		       "  -finstrument-functions-exclude-function-list=");
+		char names[PV_DOUBTS_SHOWN][256];
+		unsigned listed = 0;
+		for (unsigned i = 0; i < rows; i++) {
+			char *name = names[listed];
+			if (!exclude_name(r->funcs[order[i]].sym.name, name, sizeof(names[0])))
+				continue; /* the attribute only */
+			unsigned j = 0;
+			while (j < listed && strcmp(names[j], name))
+				j++;
+			if (j == listed) /* overloads share a name */
+				printf("%s%s", listed++ ? "," : "", name);
+		}
+		putchar('\n');
+	}
+	free(order);
+}
+
 int pv_cmd_report(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -265,6 +347,7 @@ int pv_cmd_report(int argc, char **argv)
 	heading(&v);
 	flat(&v, (unsigned)top);
 	arcs(&v, (unsigned)top);
+	doubts(&v);
 	pv_loaded_free(&l);
 	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
 }
