@@ -209,11 +209,11 @@ static void arcs(const struct view *v, unsigned top)
 /* What gcc's -finstrument-functions-exclude-function-list matches a
  * function by: its qualified name without parameters (checked with gcc 12).
  * 0 when that name holds a comma (template arguments), which would split the
- * list. */
+ * list, or a space ("operator new"), which the shell would. */
 static int exclude_name(const char *name, char *out, size_t size)
 {
 	int n = (int)(pv_name_params(name) - name);
-	if (memchr(name, ',', (size_t)n))
+	if (memchr(name, ',', (size_t)n) || memchr(name, ' ', (size_t)n))
 		return 0;
 	snprintf(out, size, "%.*s", n, name);
 	return 1;
@@ -231,7 +231,8 @@ static int busier(const void *a, const void *b)
 
 /* When the hooks took much of the raw run, the times of functions cheaper
  * than their hooks are uncertain (trust.h): the busiest of them, and how to
- * leave them out of instrumentation, so that the rest is timed truer. */
+ * leave them out of instrumentation. That cuts the hooks' cost; it does not
+ * make the rest truer where most functions are short (README). */
 static void doubts(const struct view *v)
 {
 	const struct pv_report *r = v->r;
@@ -265,9 +266,9 @@ static void doubts(const struct view *v)
 		printf("  %s\n", f->sym.name);
 	}
 	if (rows) {
-		printf("To time the rest truer, build them without hooks: mark them\n"
-		       "__attribute__((no_instrument_function)), or with gcc add (it leaves out\n"
-		       "every function whose name contains one of these)\n"
+		printf("To cut the hooks' cost, build them without hooks (their time then counts\n"
+		       "in their callers'): mark them __attribute__((no_instrument_function)), or\n"
+		       "with gcc add (it leaves out every function whose name contains one of these)\n"
 		       "  -finstrument-functions-exclude-function-list=");
 		char names[PV_DOUBTS_SHOWN][256];
 		unsigned listed = 0;
