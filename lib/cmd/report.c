@@ -267,8 +267,8 @@ static void doubts(const struct view *v)
 	}
 	if (rows) {
 		printf("To cut the hooks' cost, build them without hooks (their time then counts\n"
-		       "in their callers'): mark them __attribute__((no_instrument_function)), or\n"
-		       "with gcc add (it leaves out every function whose name contains one of these)\n"
+		       "in their callers'): mark them PROFVIZ_NO_INSTRUMENT (profviz.h), or with\n"
+		       "gcc add (it leaves out every function whose name contains one of these)\n"
 		       "  -finstrument-functions-exclude-function-list=");
 		char names[PV_DOUBTS_SHOWN][256];
 		unsigned listed = 0;

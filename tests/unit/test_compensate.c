@@ -201,7 +201,26 @@ static const struct pv_rarc *rarc(const struct pv_report *r, uintptr_t caller, u
 	return &none;
 }
 
-static void test_program(void)
+/* The thread's profile, and its report compensated with the calibrated
+ * overhead, counted as instructions: a count, so every callee loses its
+ * whole part. */
+static struct pv_event_set counted = { .n = 1 };
+static const struct pv_conversion unscaled = { .factor = { 1.0 }, .running_ratio = { 1.0 } };
+
+static void report_of(struct pv_thread *t, struct pv_profile *prof, struct pv_report *r)
+{
+	pv_profile_init(prof, 1);
+	pv_profile_merge_thread(prof, t);
+	strcpy(counted.ev[0].name, "instructions");
+	counted.ev[0].type = PERF_TYPE_HARDWARE;
+	memset(r, 0, sizeof(*r));
+	r->events = counted.ev;
+	if (pv_report_build(r, prof, NULL, &unscaled, &overhead) < 0)
+		abort();
+}
+
+/* A fresh thread running main, its true costs zero so far. */
+static struct pv_thread *start_program(void)
 {
 	struct pv_thread *t = new_thread();
 	self = t;
@@ -209,6 +228,12 @@ static void test_program(void)
 	clock_now = 1000;
 	t->last[0] = clock_now;
 	call(MAIN);
+	return t;
+}
+
+static void test_program(void)
+{
+	struct pv_thread *t = start_program();
 	work(MAIN, 100);
 	for (int i = 0; i < 3; i++)
 		a();
@@ -222,15 +247,8 @@ static void test_program(void)
 	ret(MAIN);
 
 	struct pv_profile prof;
-	pv_profile_init(&prof, 1);
-	pv_profile_merge_thread(&prof, t);
-	struct pv_event_set set = { .n = 1 };
-	strcpy(set.ev[0].name, "instructions");
-	set.ev[0].type = PERF_TYPE_HARDWARE;
-	struct pv_conversion conv = { .factor = { 1.0 }, .running_ratio = { 1.0 } };
-	struct pv_report r = { .events = set.ev };
-	if (pv_report_build(&r, &prof, NULL, &conv, &overhead) < 0)
-		abort();
+	struct pv_report r;
+	report_of(t, &prof, &r);
 
 	tap_ok(r.compensated, "report: compensated");
 	tap_is(rfunc(&r, MAIN)->self[0], true_self[slot(MAIN)], "main's self is its true cost");
@@ -268,8 +286,8 @@ static void test_program(void)
 
 	/* Without calibration the same profile stays raw. */
 	struct pv_overhead none = { 0 };
-	struct pv_report raw = { .events = set.ev };
-	if (pv_report_build(&raw, &prof, NULL, &conv, &none) < 0)
+	struct pv_report raw = { .events = counted.ev };
+	if (pv_report_build(&raw, &prof, NULL, &unscaled, &none) < 0)
 		abort();
 	tap_ok(!raw.compensated && raw.run_total[0] == raw.raw_run_total[0] &&
 		       raw.run_total[0] > run,
@@ -280,7 +298,7 @@ static void test_program(void)
 	/* A multiplexed event, counted half the time: the raw counts hold half
 	 * the hooks' cost per call, and the report extrapolates by 2. */
 	struct pv_conversion half = { .factor = { 2.0 }, .running_ratio = { 0.5 } };
-	struct pv_report mux = { .events = set.ev };
+	struct pv_report mux = { .events = counted.ev };
 	if (pv_report_build(&mux, &prof, NULL, &half, &overhead) < 0)
 		abort();
 	tap_is(mux.run_total[0], 2 * (raw_run - (raw_run - run) / 2),
@@ -329,12 +347,7 @@ static void xy(int depth)
 
 static void test_mutual_recursion(void)
 {
-	struct pv_thread *t = new_thread();
-	self = t;
-	memset(true_self, 0, sizeof(true_self));
-	clock_now = 1000;
-	t->last[0] = clock_now;
-	call(MAIN);
+	struct pv_thread *t = start_program();
 	work(MAIN, 3);
 	xy(40); /* x, y, x, y, ... 41 activations, one call each but the last */
 	ret(MAIN);
@@ -343,15 +356,8 @@ static void test_mutual_recursion(void)
 		y_true_total += 3 * WORK_UNIT + NOOP_ENTER + NOOP_EXIT;
 
 	struct pv_profile prof;
-	pv_profile_init(&prof, 1);
-	pv_profile_merge_thread(&prof, t);
-	struct pv_event_set set = { .n = 1 };
-	strcpy(set.ev[0].name, "instructions");
-	set.ev[0].type = PERF_TYPE_HARDWARE;
-	struct pv_conversion conv = { .factor = { 1.0 }, .running_ratio = { 1.0 } };
-	struct pv_report r = { .events = set.ev };
-	if (pv_report_build(&r, &prof, NULL, &conv, &overhead) < 0)
-		abort();
+	struct pv_report r;
+	report_of(t, &prof, &r);
 	tap_is(rfunc(&r, X)->self[0], true_self[slot(X)], "x <-> y: x's self is its true cost");
 	tap_is(rfunc(&r, Y)->self[0], true_self[slot(Y)], "x <-> y: y's self is its true cost");
 	tap_is(rfunc(&r, X)->total[0], r.run_total[0] - true_self[slot(MAIN)],
