@@ -113,10 +113,11 @@ static void write_compensation(FILE *out, const struct pv_report *r)
 		pv_dot_amount(out, r->clamped[0], &r->events[0]);
 		fputs(" left in, where a self was smaller", out);
 	}
-	if (pv_times_doubtful(r, 0))
-		fprintf(out, "\\lthe hooks took %.0f%% of the raw run: the times of functions that cost "
-			"less than their hooks (%.1f%s a call) are uncertain; profviz report lists them",
-			100 * pv_hooks_share(r, 0), pv_hooks_per_call(r, 0), time ? " ns" : "");
+	char doubt[256];
+	if (pv_doubt_text(r, 0, doubt, sizeof(doubt))) {
+		fputs("\\l", out);
+		pv_dot_text(out, doubt, sizeof(doubt));
+	}
 }
 
 /* The graph's caption: program, events, run total, legend, and what the

@@ -1,5 +1,6 @@
 #include "trust.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "events.h"
@@ -32,4 +33,18 @@ int pv_times_doubtful(const struct pv_report *r, unsigned e)
 int pv_cheaper_than_hooks(const struct pv_report *r, const struct pv_rfunc *f, unsigned e)
 {
 	return f->calls && (double)f->self[e] < pv_hooks_per_call(r, e) * (double)f->calls;
+}
+
+int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	if (!pv_times_doubtful(r, e))
+		return 0;
+	int time = !strcmp(pv_event_unit(&r->events[e]), "ns");
+	snprintf(buf, size,
+		 "the hooks took %.0f%% of the raw run: the times of functions that cost less than "
+		 "their hooks (%.1f%s a call) are uncertain; profviz report lists them",
+		 100 * pv_hooks_share(r, e), pv_hooks_per_call(r, e), time ? " ns" : "");
+	return 1;
 }

@@ -33,4 +33,8 @@ int pv_cheaper_than_hooks(const struct pv_report *r, const struct pv_rfunc *f, u
 /* The hooks' calibrated cost per call in e (caller's and callee's parts). */
 double pv_hooks_per_call(const struct pv_report *r, unsigned e);
 
+/* The sentence that says so, for the graph's caption and the HTML page,
+ * into buf: 1 when e's times are in doubt, else 0 and buf empty. */
+int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size);
+
 #endif

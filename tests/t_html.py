@@ -170,6 +170,23 @@ many_prof = json.load(open(MANY_JSON))
 r = profviz("html", "-n", "0", "-e", "0", "--nodes", "0", "-o", "many.html", MANY_JSON)
 t.eq(r.returncode, 0, "html: the 701-function page, every function a box", r.stderr)
 
+# The same profile as if the hooks had taken two thirds of the raw run: its
+# page says the times are uncertain (lib/trust.h), in the bar.
+doubted = dict(prof, compensated=True, raw_run_total=[3 * prof["run_total"][0]] +
+               prof["raw_run_total"][1:])
+json.dump(doubted, open(os.path.join(tmp, "doubt.json"), "w"))
+with t.case("doubt"):
+    t.ok(prof.get("overhead"), "the run was calibrated (its overhead per call is in the JSON)")
+    r = profviz("html", "-o", "doubt.html", os.path.join(tmp, "doubt.json"))
+    t.eq(r.returncode, 0, "html: the doubted profile's page", r.stderr)
+    made = embedded(open(os.path.join(tmp, "doubt.html"), encoding="utf-8").read(), "thresholds")
+    t.ok(made["doubt"].startswith("the hooks took 67% of the raw run: "),
+         "html: the page is made with the caption's sentence", made)
+    hot_share = 1 - prof["run_total"][0] / prof["raw_run_total"][0] if prof["compensated"] else 0
+    t.eq(embedded(page, "thresholds")["doubt"] is not None, hot_share >= 0.4,
+         "html: the run's own page doubts only if the hooks took 40%% of it (%.0f%%)"
+         % (100 * hot_share))
+
 cfg = os.path.join(tmp, "cfg.json")
 # The sliders go just above side_three's share (hiding its box) and then
 # above main->side_one's (hiding arcs between boxes still drawn): shares
@@ -180,6 +197,7 @@ s3 = share_of(funcs[ids["side_three"]]["total"][0])
 side_one_arc = share_of(next(a["total"][0] for a in prof["arcs"]
                              if a["caller"] == ids["main"] and a["callee"] == ids["side_one"]))
 json.dump({"hot": os.path.join(tmp, "hot.html"), "many": os.path.join(tmp, "many.html"),
+           "doubt": os.path.join(tmp, "doubt.html"),
            "shots": shots, "nodeAbove": s3, "arcAbove": side_one_arc}, open(cfg, "w"))
 b = subprocess.run(["node", os.path.join(NODE_DIR, "html_check.js"), cfg], capture_output=True,
                    text=True, cwd=NODE_DIR, timeout=120)
@@ -196,6 +214,12 @@ with t.case("browser"):
     t.eq(s["console"], [], "browser: no console errors or warnings")
     t.eq(s["requests"], [], "browser: no network requests")
     t.eq(seen["title"], "profviz: vw_hot", "browser: the program's name in the bar")
+    d = seen.get("doubtSummary") or {}
+    t.ok(d.get("text", "").endswith(" \u00b7 times uncertain") and
+         (d.get("doubt") or "").startswith("the hooks took 67% of the raw run"),
+         "browser: a doubted profile's bar says so, the sentence on hover", d)
+    t.eq((seen.get("hotSummary") or {}).get("doubt") is not None, hot_share >= 0.4,
+         "browser: the run's own bar, only if the hooks took 40% of it")
     f = funcs[ids["gamma"]]
     want = [f["name"], "%s:%d" % (f["file"], f["line"]), prog, "calls"]
     t.ok(seen["tip"] and all(w in seen["tip"] for w in want),

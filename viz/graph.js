@@ -243,14 +243,21 @@ PV.graph = {
   /* The thresholds the page was made with (the command writes them beside
    * the profile): what the sliders start from. Null if they are missing. */
   thresholds() {
+    const t = this.madeWith();
+    return t && isFinite(t.node) && isFinite(t.arc) ? { node: t.node, arc: t.arc } : null;
+  },
+  /* The sentence saying the times are in doubt, or null. */
+  doubt() {
+    const t = this.madeWith();
+    return t && typeof t.doubt === "string" ? t.doubt : null;
+  },
+  madeWith() {
     const el = document.getElementById("thresholds");
     try {
-      const t = JSON.parse(el ? el.textContent : "null");
-      if (t && isFinite(t.node) && isFinite(t.arc)) return { node: t.node, arc: t.arc };
+      return JSON.parse(el ? el.textContent : "null");
     } catch (e) {
-      /* a page without them: the sliders start at zero */
+      return null; /* a page without them: the sliders start at zero */
     }
-    return null;
   },
 };
 

@@ -66,6 +66,16 @@
   document.getElementById("summary").textContent = prof.events[0] + " " + F.human(m.run, m.unit) +
     " \u00b7 " + prof.functions.length + " functions \u00b7 " + prof.threads + " thread" +
     (prof.threads === 1 ? "" : "s");
+  // When the hooks took much of the raw run, the command says so beside the
+  // thresholds (lib/trust.h), and the bar does too.
+  const doubt = PV.graph.doubt();
+  if (doubt) {
+    const warn = document.createElement("span");
+    warn.id = "doubt";
+    warn.textContent = " \u00b7 times uncertain";
+    warn.title = doubt;
+    document.getElementById("summary").appendChild(warn);
+  }
 
   const stages = { model: performance.now() - t0 };
   const timed = (name, start) => { const t = performance.now(); start(); stages[name] = performance.now() - t; };

@@ -23,6 +23,8 @@
 #include "cmd.h"
 #include "copies.h"
 #include "output.h"
+#include "trust.h"
+#include "utf8.h"
 
 extern char **environ;
 
@@ -222,8 +224,16 @@ static int put_part(FILE *out, const char *name, size_t len, const struct page *
 		return 0;
 	}
 	if (len == 10 && !strncmp(name, "thresholds", 10)) { /* what was laid out */
-		fprintf(out, "{\"node\":%.17g,\"arc\":%.17g,\"nodes\":%u}", p->r.node_threshold,
-			p->r.edge_threshold, p->r.max_nodes);
+		char doubt[256];
+		fprintf(out, "{\"node\":%.17g,\"arc\":%.17g,\"nodes\":%u,\"doubt\":",
+			p->r.node_threshold, p->r.edge_threshold, p->r.max_nodes);
+		if (pv_doubt_text(&p->r, 0, doubt, sizeof(doubt))) {
+			fputc('"', out);
+			pv_json_text(out, doubt);
+			fputs("\"}", out);
+		} else {
+			fputs("null}", out);
+		}
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(assets) / sizeof(assets[0]); i++)

@@ -241,6 +241,18 @@ async function loadTimed(page, file) {
     out.many.sliders.back = await slideTo(big, "arc", null);
     await big.click("#hot");
     await big.screenshot({ path: path.join(cfg.shots, "many-graph.png") });
+
+    // the bar of a page whose times are in doubt, and of one whose are not
+    const summary = (p) => p.evaluate(() => {
+      const d = document.getElementById("doubt");
+      return { text: document.getElementById("summary").textContent, doubt: d ? d.title : null };
+    });
+    out.hotSummary = await summary(page);
+    const doubtful = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(doubtful);
+    await loadTimed(doubtful, cfg.doubt);
+    out.doubtSummary = await summary(doubtful);
+    await doubtful.screenshot({ path: path.join(cfg.shots, "doubt.png") });
   } catch (e) {
     out.exception = String(e.stack || e);
   }
