@@ -24,6 +24,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -82,7 +83,7 @@ def perf_samples(argv, freq, workdir, callgraph):
         sym_dso = parts[1]
         dso = sym_dso[sym_dso.rfind("(") + 1:-1] if sym_dso.endswith(")") else ""
         sym = sym_dso[:sym_dso.rfind("(")].strip() if "(" in sym_dso else sym_dso
-        stack.append((sym.split("+")[0], dso))
+        stack.append((re.sub(r"\+0x[0-9a-f]+$", "", sym), dso))
     if stack:
         samples.append(stack)
     return samples

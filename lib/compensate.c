@@ -27,15 +27,16 @@ double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct 
 	/* What each path's subtree lost, and its raw selves, gathered children
 	 * first (they come after their parents). */
 	double *lost = calloc(n ? 2 * (size_t)n : 1, sizeof(*lost));
-	double *subtree_raw = lost + n;
 	if (modelled)
 		*modelled = 1;
 	if (!lost)
 		return 0; /* no memory: the costs stay raw */
+	double *subtree_raw = lost + n;
 	for (unsigned i = 0; i < n; i++) {
 		struct pv_comp_path *p = &paths[i];
 		subtree_raw[i] = p->self;
-		raw += p->self;
+		if (!p->is_wait) /* blocked: no hook ran in that time */
+			raw += p->self;
 		double as_caller = (double)p->callees * c->caller + (double)p->misses * c->caller_miss;
 		double as_callee = 0;
 		if (!p->is_signal && p->calls) {
@@ -51,7 +52,8 @@ double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct 
 		clamped += overhead - taken;
 		p->self -= taken;
 		lost[i] = taken;
-		taken_all += taken;
+		if (!p->is_wait)
+			taken_all += taken;
 	}
 	for (unsigned i = n; i-- > 0;) {
 		if (paths[i].parent >= 0) {
@@ -63,7 +65,9 @@ double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct 
 	 * the ancestor's path, so the work beneath b's activations is partly
 	 * counted on paths outside b's subtree, with the hooks' cost in it. That
 	 * part of b's raw total, beyond its subtree's raw selves, loses the
-	 * share the hooks took of the whole run. */
+	 * share the hooks took of the run's working time (waits left out). The
+	 * same holds for the other stacks' work inside a suspended ucontext
+	 * frame's total. */
 	double share = raw > 0 ? taken_all / raw : 0;
 	for (unsigned i = 0; i < n; i++) {
 		double folded = paths[i].total - subtree_raw[i];

@@ -11,7 +11,11 @@
  * (calibrate.c). Compensation then works on the call-path tree: a path's
  * self loses its callee part for its entries plus the caller part for the
  * calls it made; a path's total loses what its whole subtree lost, so totals
- * stay consistent with selves, and no arc can exceed its caller.
+ * stay consistent with selves, and no arc can exceed its caller. Work that
+ * recursion through another function folded onto an ancestor's path (a ->
+ * b -> a: the inner a's) lies beneath b's activations but outside b's
+ * subtree: that part of b's total loses the share the hooks took of the
+ * run's working time.
  *
  * The callee part is not the same for every callee. The processor runs a
  * short callee's own work alongside the hooks' (a counter read does not wait
@@ -52,6 +56,7 @@ struct pv_hook_costs {
 struct pv_comp_path {
 	int parent;        /* index of the parent path (parents first), -1 at the top */
 	int is_signal;     /* a signal's delivery: no hook ran for its entry */
+	int is_wait;       /* a libc wait's node: its self is blocked time */
 	uint64_t calls;    /* entries, recursive ones included */
 	uint64_t callees;  /* calls made from it through the hooks */
 	uint64_t misses;   /* ... of which missed the cache */

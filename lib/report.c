@@ -171,6 +171,7 @@ static int compensate_paths(struct pv_report *r, const struct pv_overhead *o,
 			cp[i] = (struct pv_comp_path){
 				.parent = r->paths[i].parent,
 				.is_signal = pv_signal_of(x->key.fn) != 0,
+				.is_wait = pv_wait_name(x->key.fn) != NULL,
 				.calls = x->calls,
 				.callees = x->callees,
 				.misses = x->callee_misses,

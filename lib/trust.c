@@ -17,10 +17,12 @@ double pv_hooks_share(const struct pv_report *r, unsigned e)
 	return (double)(r->raw_run_total[e] - r->run_total[e]) / (double)r->raw_run_total[e];
 }
 
-/* Clocks and cycles: what out-of-order execution overlaps with the hooks. */
+/* Clocks and cycles: what out-of-order execution overlaps with the hooks.
+ * Events read back from a JSON profile keep only their name and unit. */
 static int is_time(const struct pv_event *ev)
 {
-	return !strcmp(pv_event_unit(ev), "ns") || !strcmp(ev->name, "cycles") ||
+	return pv_event_hides_hooks(ev) || !strcmp(pv_event_unit(ev), "ns") ||
+	       !strcmp(ev->name, "cycles") || !strcmp(ev->name, "cpu-cycles") ||
 	       !strcmp(ev->name, "ref-cycles");
 }
 

@@ -209,12 +209,12 @@ static void arcs(const struct view *v, unsigned top)
 /* What gcc's -finstrument-functions-exclude-function-list matches a
  * function by: its qualified name without parameters (checked with gcc 12).
  * 0 when that name holds a comma (template arguments), which would split the
- * list, or a space ("operator new"), which the shell would. */
+ * list, a space ("operator new"), which the shell would, or is too long. */
 static int exclude_name(const char *name, char *out, size_t size)
 {
 	int n = (int)(pv_name_params(name) - name);
-	if (memchr(name, ',', (size_t)n) || memchr(name, ' ', (size_t)n))
-		return 0;
+	if ((size_t)n >= size || memchr(name, ',', (size_t)n) || memchr(name, ' ', (size_t)n))
+		return 0; /* cut short, it would leave out more than it names */
 	snprintf(out, size, "%.*s", n, name);
 	return 1;
 }
@@ -229,6 +229,11 @@ static int busier(const void *a, const void *b)
 				    : strcmp(x->sym.name, y->sym.name);
 }
 
+/* A function is listed when its hooks cost this share of the raw run or
+ * more: one called a few times is cheaper than its hooks too, and its
+ * hooks do not matter. */
+#define PV_DOUBTS_MIN_SHARE 0.001
+
 /* When the hooks took much of the raw run, the times of functions cheaper
  * than their hooks are uncertain (trust.h): the busiest of them, and how to
  * leave them out of instrumentation. That cuts the hooks' cost; it does not
@@ -236,54 +241,64 @@ static int busier(const void *a, const void *b)
 static void doubts(const struct view *v)
 {
 	const struct pv_report *r = v->r;
-	if (!pv_times_doubtful(r, v->ev))
+	unsigned ev = v->ev;
+	if (!pv_times_doubtful(r, ev))
 		return;
 	int *order = malloc((r->n_funcs + 1) * sizeof(int));
 	if (!order)
 		return;
-	unsigned n = 0;
+	double hooks = pv_hooks_per_call(r, ev);
+	unsigned cheaper = 0, busy = 0;
 	uint64_t calls = 0, all_calls = 0;
 	for (unsigned i = 0; i < r->n_funcs; i++) {
-		all_calls += r->funcs[i].calls;
-		if (pv_cheaper_than_hooks(r, &r->funcs[i], v->ev)) {
-			order[n++] = (int)i;
-			calls += r->funcs[i].calls;
-		}
+		const struct pv_rfunc *f = &r->funcs[i];
+		all_calls += f->calls;
+		if (!pv_cheaper_than_hooks(r, f, ev))
+			continue;
+		cheaper++;
+		calls += f->calls;
+		if ((double)f->calls * hooks >= PV_DOUBTS_MIN_SHARE * (double)r->raw_run_total[ev])
+			order[busy++] = (int)i;
 	}
 	sorting = v;
-	qsort(order, n, sizeof(int), busier);
-	printf("\nThe hooks took %.0f%% of the raw run: times are uncertain where functions cost "
-	       "less\nthan their hooks (", 100 * pv_hooks_share(r, v->ev));
-	amount(v, pv_hooks_per_call(r, v->ev), 0);
-	printf(" a call), by several ns a call. %u functions do, with %.0f%% of the calls;\n"
-	       "the busiest:\n", n, all_calls ? 100.0 * (double)calls / (double)all_calls : 0.0);
-	unsigned rows = n < PV_DOUBTS_SHOWN ? n : PV_DOUBTS_SHOWN;
-	printf("%12s %12s  function\n", "calls", "self a call");
+	qsort(order, busy, sizeof(int), busier);
+	printf("\nThe hooks took %.0f%% of the raw run: the times of functions that cost less than\n"
+	       "their hooks (", 100 * pv_hooks_share(r, ev));
+	amount(v, hooks, 0);
+	printf(" a call) are uncertain. %u function%s, with %.0f%% of the calls",
+	       cheaper, cheaper == 1 ? " does" : "s do",
+	       all_calls ? 100.0 * (double)calls / (double)all_calls : 0.0);
+	if (!busy) {
+		printf(".\n");
+		free(order);
+		return;
+	}
+	printf("; the busiest:\n%12s %12s  function\n", "calls", "self a call");
+	unsigned rows = busy < PV_DOUBTS_SHOWN ? busy : PV_DOUBTS_SHOWN;
+	char names[PV_DOUBTS_SHOWN][256];
+	unsigned listed = 0;
 	for (unsigned i = 0; i < rows; i++) {
 		const struct pv_rfunc *f = &r->funcs[order[i]];
 		printf("%12" PRIu64 " ", f->calls);
-		amount(v, per_call(f, v->ev) > 0 ? (double)f->self[v->ev] / (double)f->calls : 0, 12);
+		amount(v, (double)f->self[ev] / (double)f->calls, 12);
 		printf("  %s\n", f->sym.name);
+		char *name = names[listed];
+		if (!exclude_name(f->sym.name, name, sizeof(names[0])))
+			continue; /* the attribute only */
+		unsigned j = 0;
+		while (j < listed && strcmp(names[j], name))
+			j++;
+		listed += j == listed; /* overloads share a name */
 	}
-	if (rows) {
-		printf("To cut the hooks' cost, build them without hooks (their time then counts\n"
-		       "in their callers'): mark them PROFVIZ_NO_INSTRUMENT (profviz.h), or with\n"
-		       "gcc add (it leaves out every function whose name contains one of these)\n"
-		       "  -finstrument-functions-exclude-function-list=");
-		char names[PV_DOUBTS_SHOWN][256];
-		unsigned listed = 0;
-		for (unsigned i = 0; i < rows; i++) {
-			char *name = names[listed];
-			if (!exclude_name(r->funcs[order[i]].sym.name, name, sizeof(names[0])))
-				continue; /* the attribute only */
-			unsigned j = 0;
-			while (j < listed && strcmp(names[j], name))
-				j++;
-			if (j == listed) /* overloads share a name */
-				printf("%s%s", listed++ ? "," : "", name);
-		}
-		putchar('\n');
+	printf("To cut the hooks' cost, build them without hooks (their time then counts\n"
+	       "in their callers'): mark them PROFVIZ_NO_INSTRUMENT (profviz.h)");
+	if (listed) {
+		printf(", or with\ngcc add (it leaves out every function whose name contains one of "
+		       "these)\n  -finstrument-functions-exclude-function-list=");
+		for (unsigned i = 0; i < listed; i++)
+			printf("%s%s", i ? "," : "", names[i]);
 	}
+	printf("\n");
 	free(order);
 }
 

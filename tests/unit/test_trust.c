@@ -47,8 +47,12 @@ int main(void)
 	tap_ok(pv_times_doubtful(&r, 0), "a time event with the hooks at 60%% is in doubt");
 	tap_ok(!pv_times_doubtful(&r, 1), "a count is not (the hooks' counts do not vary so)");
 	tap_ok(!pv_times_doubtful(&r, 2), "nor an event the run does not have");
-	strcpy(events[1].name, "cycles");
+	events[1].config = PERF_COUNT_HW_CPU_CYCLES;
+	strcpy(events[1].name, "cpu-cycles");
 	tap_ok(pv_times_doubtful(&r, 1), "cycles are time: in doubt too");
+	events[1].type = PERF_TYPE_RAW; /* as a JSON profile's events are read back */
+	events[1].config = 0;
+	tap_ok(pv_times_doubtful(&r, 1), "cycles read back from a JSON profile too");
 
 	r = run(399, 1);
 	tap_ok(!pv_times_doubtful(&r, 0), "under 40%% of the raw run: not in doubt");
