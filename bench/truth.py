@@ -187,6 +187,7 @@ def compare(argv, freq=10000, noise=False, callgraph="dwarf,32768"):
         d, arc = worst_arc(mine_arcs, truth_arcs, shown)
         result[label] = {"self_tvd": tvd(mine_self, truth_self), "worst_arc_points": 100 * d,
                          "worst_arc": list(arc) if arc else None,
+                         "arcs": {"%s -> %s" % a: v for a, v in mine_arcs.items()},
                          "top": sorted(((n, mine_self.get(n, 0), truth_self.get(n, 0))
                                         for n in set(mine_self) | set(truth_self)),
                                        key=lambda x: -x[2])[:8]}

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Compensated times against a sampling truth, on a real program: zlib's
-minigzip compressing 24 MB of base64, built from Debian's source package.
-perf samples the same binary run without profviz (bench/truth.py).
+"""Compensated times against a sampling truth, on real programs built from
+Debian's source packages: zlib's minigzip compressing 24 MB of base64, and
+lua running bench/workloads/mix.lua, whose interpreter calls back into
+itself (recursion through other functions). perf samples the same binary
+run without profviz (bench/truth.py).
 
 How close the shares come depends on the processor (README, "Compensation":
 1.0 % on one machine, 8-10 % on another), so the goals (TVD <= 5 %, arcs
@@ -66,4 +68,23 @@ with t.case("minigzip -c"):
          " %.1f%%; worst arc %.2f points, raw %.2f)"
          % (100 * comp["self_tvd"], 100 * raw["self_tvd"], comp["worst_arc_points"],
             raw["worst_arc_points"]))
+sys.path.insert(0, os.path.join(h.ROOT, "bench"))
+import realprogs  # noqa: E402
+
+argv, why = realprogs.build_lua()
+if not argv:
+    t.skip("lua against perf", why)
+    t.done()
+with t.case("lua: recursion through other functions"):
+    # luaV_execute -> luaD_call -> ccall -> luaV_execute ...: the work
+    # beneath luaD_call is folded onto its ancestors' paths, hooks and all.
+    arc = "luaV_execute -> luaD_call"
+    runs = [truth.compare(argv) for _ in range(3)]
+    perf = median([r["perf_arcs"].get(arc, 0) for r in runs])
+    comp = median([r["compensated"]["arcs"].get(arc, 0) for r in runs])
+    raw = median([r["raw"]["arcs"].get(arc, 0) for r in runs])
+    t.ok(perf >= 0.03, "perf sees the arc %s carry %.1f%% of the run" % (arc, 100 * perf))
+    t.ok(abs(comp - perf) <= 0.04, "compensated, it carries %.1f%% (perf %.1f%%, raw %.1f%%;"
+         " taking out only its own subtree's hooks made it about twice perf's)"
+         % (100 * comp, 100 * perf, 100 * raw))
 t.done()
