@@ -101,6 +101,28 @@ static int parse_cache(const char *name, uint64_t *config)
 	return 0;
 }
 
+int pv_event_named(const char *name, struct pv_event *e)
+{
+	if (!strcmp(name, "tsc")) {
+		e->is_tsc = 1;
+		e->backend = PV_BACKEND_TSC;
+		return 1;
+	}
+	if (lookup(hardware, PV_ARRAY_SIZE(hardware), name, &e->config)) {
+		e->type = PERF_TYPE_HARDWARE;
+		return 1;
+	}
+	if (lookup(software, PV_ARRAY_SIZE(software), name, &e->config)) {
+		e->type = PERF_TYPE_SOFTWARE;
+		return 1;
+	}
+	if (parse_cache(name, &e->config)) {
+		e->type = PERF_TYPE_HW_CACHE;
+		return 1;
+	}
+	return 0;
+}
+
 static int parse_hex(const char *s, uint64_t *out)
 {
 	if (!*s)
@@ -278,23 +300,8 @@ static int parse_one(struct pv_event *e, const char *item, const char *sysfs, ch
 	if (strlen(item) >= sizeof(e->name))
 		return snprintf(why, why_size, "name too long"), 0;
 	strcpy(e->name, item);
-	if (!strcmp(item, "tsc")) {
-		e->is_tsc = 1;
-		e->backend = PV_BACKEND_TSC;
+	if (pv_event_named(item, e))
 		return 1;
-	}
-	if (lookup(hardware, PV_ARRAY_SIZE(hardware), item, &e->config)) {
-		e->type = PERF_TYPE_HARDWARE;
-		return 1;
-	}
-	if (lookup(software, PV_ARRAY_SIZE(software), item, &e->config)) {
-		e->type = PERF_TYPE_SOFTWARE;
-		return 1;
-	}
-	if (parse_cache(item, &e->config)) {
-		e->type = PERF_TYPE_HW_CACHE;
-		return 1;
-	}
 	if (strchr(item, '/'))
 		return parse_pmu(e, item, sysfs, why, why_size);
 	if (item[0] == 'r' && isxdigit((unsigned char)item[1])) {

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "events.h"
 
 double pv_hooks_per_call(const struct pv_report *r, unsigned e)
 {
@@ -17,18 +16,11 @@ double pv_hooks_share(const struct pv_report *r, unsigned e)
 	return (double)(r->raw_run_total[e] - r->run_total[e]) / (double)r->raw_run_total[e];
 }
 
-/* Clocks and cycles: what out-of-order execution overlaps with the hooks.
- * Events read back from a JSON profile keep only their name and unit. */
-static int is_time(const struct pv_event *ev)
-{
-	return pv_event_hides_hooks(ev) || !strcmp(pv_event_unit(ev), "ns") ||
-	       !strcmp(ev->name, "cycles") || !strcmp(ev->name, "cpu-cycles") ||
-	       !strcmp(ev->name, "ref-cycles");
-}
-
+/* Time (clocks, cycles) is what out-of-order execution overlaps with the
+ * hooks. */
 int pv_times_doubtful(const struct pv_report *r, unsigned e)
 {
-	return e < r->nev && is_time(&r->events[e]) &&
+	return e < r->nev && pv_event_hides_hooks(&r->events[e]) &&
 	       pv_hooks_share(r, e) >= PV_HOOKS_SHARE_DOUBTFUL;
 }
 

@@ -77,6 +77,21 @@ with t.case("a program of tiny calls"):
         t.ok("are uncertain" not in open(r2.file("prof.dot")).read(),
              "nor does the caption")
 
+with t.case("read back, by event"):
+    # A saved profile keeps only its events' names: cycles are time, and
+    # doubted; a count of things done is not.
+    with open(r.file("prof.json")) as f:
+        saved = json.load(f)
+    for name, doubted in (("cycles", True), ("cpu-cycles", True), ("instructions", False)):
+        path = os.path.join(r.workdir, name + ".json")
+        with open(path, "w") as f:
+            json.dump(dict(saved, events=[name], units=["count"]), f)
+        rep = subprocess.run([PROFVIZ, "report", "--color", "never", path],
+                             capture_output=True, text=True)
+        t.ok(rep.returncode == 0 and ("The hooks took" in rep.stdout) == doubted,
+             "%s read back: %s" % (name, "times in doubt" if doubted else "no doubt said"),
+             diag=rep.stderr[-500:])
+
 with t.case("not compensated"):
     r = h.run([exe, CALLS], env={"PROFVIZ_COMPENSATE": "0"})
     rep = report(r)

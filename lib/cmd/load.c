@@ -13,6 +13,7 @@
 #include <linux/perf_event.h>
 
 #include "cmd.h"
+#include "events.h"
 
 struct reader {
 	const char *path;
@@ -149,6 +150,10 @@ static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
 		}
 		snprintf(e->name, sizeof(e->name), "%s", name);
 		e->backend = backend_named(backend ? backend : "tsc");
+		/* A name perf knows gets its identity back (cycles are time, as
+		 * trust.h sees it); any other goes by its unit. */
+		if (pv_event_named(name, e))
+			continue;
 		if (!strcmp(unit, "ns")) {
 			e->is_tsc = e->backend == PV_BACKEND_TSC;
 			e->type = PERF_TYPE_SOFTWARE;

@@ -50,9 +50,6 @@ int main(void)
 	events[1].config = PERF_COUNT_HW_CPU_CYCLES;
 	strcpy(events[1].name, "cpu-cycles");
 	tap_ok(pv_times_doubtful(&r, 1), "cycles are time: in doubt too");
-	events[1].type = PERF_TYPE_RAW; /* as a JSON profile's events are read back */
-	events[1].config = 0;
-	tap_ok(pv_times_doubtful(&r, 1), "cycles read back from a JSON profile too");
 
 	r = run(399, 1);
 	tap_ok(!pv_times_doubtful(&r, 0), "under 40%% of the raw run: not in doubt");
