@@ -33,7 +33,7 @@ def base64_text(name, nbytes, seed):
 def sqlite_amalgamation(src):
     """build/progs/sqlite-amalgamation holding sqlite3.c and sqlite3.h: the
     Debian source has only the separate files, and SQLite's own build makes
-    the one file with tclsh. (tests/t_real_sqlite.py makes the same.)"""
+    the one file with tclsh."""
     dest = os.path.join(h.BUILD, "sqlite-amalgamation")
     if os.path.exists(os.path.join(dest, "sqlite3.c")):
         return dest

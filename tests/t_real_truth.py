@@ -17,6 +17,7 @@ import sys
 import harness as h
 
 sys.path.insert(0, os.path.join(h.ROOT, "bench"))
+import realprogs  # noqa: E402
 import truth  # noqa: E402
 
 t = h.Tap()
@@ -33,14 +34,9 @@ if probe is None or probe.returncode != 0:
     t.done()
 
 exe = h.build_zlib_program(src, "minigzip")
-data = os.path.join(h.BUILD, "minigzip-input.txt")
-if not os.path.exists(data):
-    # Random bytes in base64, the same on every run: deflate's matcher
-    # searches long and finds little, so its small functions are called often.
-    import base64
-    import random
-    with open(data, "wb") as f:
-        f.write(base64.encodebytes(random.Random(7).randbytes(18_000_000)))
+# Random bytes in base64, the same on every run: deflate's matcher searches
+# long and finds little, so its small functions are called often.
+data = realprogs.base64_text("minigzip-input.txt", 18_000_000, 7)
 
 def median(values):
     return sorted(values)[len(values) // 2]
@@ -68,9 +64,6 @@ with t.case("minigzip -c"):
          " %.1f%%; worst arc %.2f points, raw %.2f)"
          % (100 * comp["self_tvd"], 100 * raw["self_tvd"], comp["worst_arc_points"],
             raw["worst_arc_points"]))
-sys.path.insert(0, os.path.join(h.ROOT, "bench"))
-import realprogs  # noqa: E402
-
 argv, why = realprogs.build_lua()
 if not argv:
     t.skip("lua against perf", why)

@@ -221,14 +221,6 @@ static int exclude_name(const char *name, char *out, size_t size)
 
 #define PV_DOUBTS_SHOWN 12
 
-static int busier(const void *a, const void *b)
-{
-	const struct pv_rfunc *x = sorting->r->funcs + *(const int *)a;
-	const struct pv_rfunc *y = sorting->r->funcs + *(const int *)b;
-	return x->calls != y->calls ? (x->calls < y->calls ? 1 : -1)
-				    : strcmp(x->sym.name, y->sym.name);
-}
-
 /* A function is listed when its hooks cost this share of the raw run or
  * more: one called a few times is cheaper than its hooks too, and its
  * hooks do not matter. */
@@ -260,14 +252,15 @@ static void doubts(const struct view *v)
 		if ((double)f->calls * hooks >= PV_DOUBTS_MIN_SHARE * (double)r->raw_run_total[ev])
 			order[busy++] = (int)i;
 	}
-	sorting = v;
-	qsort(order, busy, sizeof(int), busier);
+	struct view by_calls = *v;
+	by_calls.key = BY_CALLS;
+	sorting = &by_calls;
+	qsort(order, busy, sizeof(int), func_order);
 	printf("\nThe hooks took %.0f%% of the raw run: the times of functions that cost less than\n"
 	       "their hooks (", 100 * pv_hooks_share(r, ev));
 	amount(v, hooks, 0);
 	printf(" a call) are uncertain. %u function%s, with %.0f%% of the calls",
-	       cheaper, cheaper == 1 ? " does" : "s do",
-	       all_calls ? 100.0 * (double)calls / (double)all_calls : 0.0);
+	       cheaper, cheaper == 1 ? " does" : "s do", percent(calls, all_calls));
 	if (!busy) {
 		printf(".\n");
 		free(order);
