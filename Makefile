@@ -28,19 +28,39 @@ NO_INSTRUMENT := $(shell $(CC) -fno-instrument-functions -E -x c /dev/null >/dev
 WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
 RT_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden -ftls-model=initial-exec \
 	$(NO_INSTRUMENT) $(WARN) $(WERROR_FLAG) -Iinclude -Ilib
-RT_LDFLAGS := -shared -Wl,--version-script=lib/profviz.map -Wl,-z,now
+RT_LDFLAGS := -shared -Wl,--version-script=lib/runtime/profviz.map -Wl,-z,now
+# The plain runtime is linked with every symbol it uses resolved: a shared
+# object would otherwise link with a function no one defines, and fail only
+# when preloaded. (A sanitizer's runtime is the preloaded library's to find.)
+RT_NO_UNDEFINED := -Wl,-z,defs
 RT_LIBS := -ldw -lelf -lz -ldl -lpthread -lm
 
-# The runtime's core: every lib/*.c but its entry (lib/runtime.c: the hooks,
-# start-up and exit) and the libc wrappers, which need the hooks. Compiled
-# once per flavour into build/FLAVOUR/libcore.a, which the runtime, the
-# command, the unit tests and the bench link. The command's own code is in
-# lib/cmd/, the only code that links libjansson.
-RUNTIME_ENTRY := lib/runtime.c
-WRAPPERS := lib/interpose.c lib/signals.c lib/blocking.c lib/ucontext.c
+# lib/ in layers, each built into an archive of its own per flavour
+# (build/FLAVOUR/libLAYER.a), each layer using only those below it
+# (lib/README.md; tests/t_layers.py holds the rule):
+#   base     libc only
+#   model    the profile as data
+#   output   configuration, file naming, the writers
+#   runtime  the preloaded profviz.so: its entry (lib/runtime/runtime.c, the
+#            hooks, start-up and exit) and its libc wrappers (lib/runtime/wrap/)
+#            are linked into it alone; the rest is libruntime.a, which the
+#            unit tests and the bench link too
+#   cmd      the command (profviz.c, lib/cmd/), the only code that links
+#            libjansson; never the runtime
+LAYERS := base model output runtime
+RUNTIME_ENTRY := lib/runtime/runtime.c
+WRAPPERS := $(wildcard lib/runtime/wrap/*.c)
 # Wrappers that cannot be C (functions that return twice).
-ASM_WRAPPERS := lib/returns_twice.S
-CORE_SRCS := $(filter-out $(RUNTIME_ENTRY) $(WRAPPERS),$(wildcard lib/*.c))
+ASM_WRAPPERS := $(wildcard lib/runtime/wrap/*.S)
+LAYER_SRCS_base := $(wildcard lib/base/*.c)
+LAYER_SRCS_model := $(wildcard lib/model/*.c)
+LAYER_SRCS_output := $(wildcard lib/output/*.c)
+LAYER_SRCS_runtime := $(filter-out $(RUNTIME_ENTRY),$(wildcard lib/runtime/*.c))
+LIB_SRCS := $(foreach l,$(LAYERS),$(LAYER_SRCS_$(l)))
+# Archives in link order: a layer before those it uses.
+archives = $(foreach l,$(2),build/$(1)/lib$(l).a)
+ALL_LAYERS = runtime output model base
+CMD_LAYERS = output model base
 
 # Flavours, each in a directory of its own under build/, so that a
 # sanitized build never links a stale plain object, nor the reverse.
@@ -66,14 +86,16 @@ all: profviz.so profviz
 # The command (profviz.c, lib/cmd/): works on saved profiles with the
 # runtime's own writers, from the plain core.
 CMD_SRCS := profviz.c $(wildcard lib/cmd/*.c)
-CMD_LIBS := -ljansson $(RT_LIBS)
-profviz: $(CMD_SRCS:%.c=build/plain/%.o) build/plain/lib/cmd/viz_assets.o build/plain/libcore.a
-	$(CC) -o $@ $(filter %.o,$^) build/plain/libcore.a $(CMD_LIBS)
+# The command never links the runtime, and so needs neither libdw nor libelf.
+CMD_LIBS := -ljansson -lz -lm
+profviz: $(CMD_SRCS:%.c=build/plain/%.o) build/plain/lib/cmd/viz_assets.o \
+		$(call archives,plain,$(CMD_LAYERS))
+	$(CC) -o $@ $(filter %.o,$^) $(call archives,plain,$(CMD_LAYERS)) $(CMD_LIBS)
 # The page of `profviz html`, built in from viz/ (.incbin: no -MMD for them).
 build/plain/lib/cmd/viz_assets.o: $(wildcard viz/*.html viz/*.css viz/*.js)
 
 # flavour(NAME): objects of any source under build/NAME (with their header
-# dependencies), build/NAME/libcore.a, and the unit tests. build/NAME/cflags
+# dependencies), build/NAME/libLAYER.a, and the unit tests. build/NAME/cflags
 # records how the objects were compiled, so that other flags rebuild them.
 define flavour
 build/$(1)/%.o: %.c build/$(1)/cflags | $$(DEPS)
@@ -86,14 +108,12 @@ build/$(1)/%.o: %.S build/$(1)/cflags | $$(DEPS)
 
 # Rebuilt from scratch when the list of sources changes (members records
 # it), so that a source removed from lib/ leaves no stale member behind.
-build/$(1)/libcore.a: $(CORE_SRCS:%.c=build/$(1)/%.o) build/$(1)/members
-	@rm -f $$@
-	$$(AR) rcs $$@ $$(filter %.o,$$^)
+$$(foreach l,$$(LAYERS),$$(eval $$(call layer_archive,$(1),$$(l))))
 
-build/$(1)/unit/%: tests/unit/%.c build/$(1)/libcore.a build/$(1)/cflags | $$(DEPS)
+build/$(1)/unit/%: tests/unit/%.c $$(call archives,$(1),$$(ALL_LAYERS)) build/$(1)/cflags | $$(DEPS)
 	@mkdir -p $$(@D)
 	$$(filter-out -fPIC,$$(COMPILE_$(1))) -Itests/unit -MMD -MP -o $$@ $$< \
-		build/$(1)/libcore.a $$(RT_LIBS)
+		$$(call archives,$(1),$$(ALL_LAYERS)) $$(RT_LIBS)
 
 build/$(1)/cflags: FORCE
 	@mkdir -p $$(@D)
@@ -101,18 +121,27 @@ build/$(1)/cflags: FORCE
 
 build/$(1)/members: FORCE
 	@mkdir -p $$(@D)
-	@echo '$$(CORE_SRCS)' | cmp -s - $$@ || echo '$$(CORE_SRCS)' > $$@
+	@echo '$$(LIB_SRCS)' | cmp -s - $$@ || echo '$$(LIB_SRCS)' > $$@
 
--include $$(wildcard build/$(1)/*.d build/$(1)/lib/*.d build/$(1)/lib/cmd/*.d build/$(1)/unit/*.d)
+-include $$(wildcard build/$(1)/*.d build/$(1)/lib/*/*.d build/$(1)/lib/runtime/wrap/*.d \
+	build/$(1)/unit/*.d)
 endef
 
-# runtime(NAME, OUTPUT): the preloaded runtime of a flavour, all of its core
-# included whether or not the hooks reach it.
+# layer_archive(FLAVOUR, LAYER)
+define layer_archive
+build/$(1)/lib$(2).a: $(LAYER_SRCS_$(2):%.c=build/$(1)/%.o) build/$(1)/members
+	@rm -f $$@
+	$$(AR) rcs $$@ $$(filter %.o,$$^)
+endef
+
+# runtime(NAME, OUTPUT): the preloaded runtime of a flavour, every layer's
+# archive included whole whether or not the hooks reach it.
 define runtime
-$(2): build/$(1)/lib/runtime.o $(WRAPPERS:%.c=build/$(1)/%.o) $(ASM_WRAPPERS:%.S=build/$(1)/%.o) \
-		build/$(1)/libcore.a lib/profviz.map
-	$$(CC) $$(SAN_$(1)) $$(RT_LDFLAGS) -o $$@ $$(filter %.o,$$^) \
-		-Wl,--whole-archive build/$(1)/libcore.a -Wl,--no-whole-archive $$(RT_LIBS)
+$(2): build/$(1)/lib/runtime/runtime.o $(WRAPPERS:%.c=build/$(1)/%.o) \
+		$(ASM_WRAPPERS:%.S=build/$(1)/%.o) $(call archives,$(1),$(ALL_LAYERS)) \
+		lib/runtime/profviz.map
+	$$(CC) $$(SAN_$(1)) $$(RT_LDFLAGS) $(if $(filter plain,$(1)),$$(RT_NO_UNDEFINED)) -o $$@ $$(filter %.o,$$^) \
+		-Wl,--whole-archive $(call archives,$(1),$(ALL_LAYERS)) -Wl,--no-whole-archive $$(RT_LIBS)
 endef
 
 $(foreach f,plain san-address san-thread,$(eval $(call flavour,$(f))))
@@ -172,8 +201,8 @@ BENCH_CFLAGS := -O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-
 BENCH_PROGS := build/bench/fib build/bench/mixed build/bench/dispatch build/bench/readcost
 build/bench/%: bench/%.c build/bench/cflags
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
-build/bench/readcost: bench/readcost.c build/plain/libcore.a build/bench/cflags
-	$(CC) -O2 -g $(WERROR_FLAG) -Ilib -o $@ $< build/plain/libcore.a $(RT_LIBS)
+build/bench/readcost: bench/readcost.c $(call archives,plain,$(ALL_LAYERS)) build/bench/cflags
+	$(CC) -O2 -g $(WERROR_FLAG) -Ilib -o $@ $< $(call archives,plain,$(ALL_LAYERS)) $(RT_LIBS)
 build/bench/cflags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CC) $(BENCH_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(BENCH_CFLAGS)' > $@
@@ -192,7 +221,7 @@ FORCE:
 .PHONY: all unit check demo bench bench-truth bench-progs deps clean FORCE
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
-# The targets link a clang-built archive of the same core, with coverage
+# The targets link clang-built archives of the same layers, with coverage
 # instrumentation, so they need no list of what the parsers depend on.
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -201,11 +230,12 @@ COMPILE_fuzz = clang -std=gnu11 -O1 -g -fPIC -fvisibility=hidden $(WARN) $(WERRO
 $(eval $(call flavour,fuzz))
 FUZZ_TARGETS := build/fuzz/fuzz_config build/fuzz/fuzz_events build/fuzz/fuzz_load
 # The loader target takes the command's reader and views with it.
-FUZZ_EXTRA_fuzz_load := lib/cmd/load.c lib/cmd/view.c lib/cmd/pairs.c lib/cmd/common.c -ljansson
+FUZZ_EXTRA_fuzz_load := lib/cmd/load.c lib/cmd/common.c -ljansson
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libcore.a build/fuzz/cflags $(wildcard lib/cmd/*.[ch]) | $(DEPS)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(call archives,fuzz,$(ALL_LAYERS)) build/fuzz/cflags \
+		$(wildcard lib/cmd/*.[ch]) | $(DEPS)
 	clang -g -O1 $(WARN) $(WERROR_FLAG) -fsanitize=fuzzer $(FUZZ_SAN) -Ilib -MMD -MP -o $@ $< \
-		$(FUZZ_EXTRA_fuzz_$*) build/fuzz/libcore.a $(RT_LIBS)
+		$(FUZZ_EXTRA_fuzz_$*) $(call archives,fuzz,$(ALL_LAYERS)) $(RT_LIBS)
 
 # The third tier: each target from its seeds on, through prove like the others.
 fuzz: $(FUZZ_TARGETS) | $(DEPS)

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "counters.h"
-#include "events.h"
-#include "rdpmc.h"
-#include "thread.h"
+#include "runtime/counters.h"
+#include "runtime/events.h"
+#include "runtime/rdpmc.h"
+#include "runtime/thread.h"
 
 static volatile uint64_t sink;
 

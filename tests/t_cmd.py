@@ -126,6 +126,7 @@ with t.case("report: IPC"):
     q = load(two)
     q["events"] = ["instructions", "cycles"]
     q["units"] = ["count", "count"]
+    q["kinds"] = ["count", "cycles"]
     fake = os.path.join(tmp, "ipc.json")
     with open(fake, "w") as f:
         json.dump(q, f)

@@ -23,6 +23,7 @@ with t.case("page-faults,task-clock"):
     t.eq(d["events"], ["page-faults", "task-clock"], "events in the order given")
     t.eq(d["backends"], ["read", "read"], "software events are read with read(2) here")
     t.eq(d["units"], ["count", "ns"], "units: faults are counts, task-clock is ns")
+    t.eq(d["kinds"], ["count", "time"], "kinds: faults are a count, task-clock a time")
     t.ok(h.profviz_lines(r.stderr)[0].startswith(
         "profviz: events page-faults (read), task-clock (read); a system call per hook"),
         "start-up line lists each event's backend", r.stderr)

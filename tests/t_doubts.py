@@ -78,18 +78,26 @@ with t.case("a program of tiny calls"):
              "nor does the caption")
 
 with t.case("read back, by event"):
-    # A saved profile keeps only its events' names: cycles are time, and
-    # doubted; a count of things done is not.
+    # A saved profile says each event's kind: cycles are spent as time is,
+    # and doubted; a count of things done is not. One saved before kinds
+    # were recorded (no "kinds") is judged by its events' names.
     with open(r.file("prof.json")) as f:
         saved = json.load(f)
-    for name, doubted in (("cycles", True), ("cpu-cycles", True), ("instructions", False)):
+    t.eq(saved["kinds"], ["time"], "the TSC is saved as a time")
+    older = dict(saved)
+    del older["kinds"]
+    for name, kinds, doubted in (("cycles", None, True), ("cpu-cycles", None, True),
+                                 ("instructions", None, False), ("r003c", ["cycles"], True),
+                                 ("cycles", ["count"], False)):
         path = os.path.join(r.workdir, name + ".json")
         with open(path, "w") as f:
-            json.dump(dict(saved, events=[name], units=["count"]), f)
+            json.dump(dict(older, events=[name], units=["count"],
+                           **({"kinds": kinds} if kinds else {})), f)
         rep = subprocess.run([PROFVIZ, "report", "--color", "never", path],
                              capture_output=True, text=True)
         t.ok(rep.returncode == 0 and ("The hooks took" in rep.stdout) == doubted,
-             "%s read back: %s" % (name, "times in doubt" if doubted else "no doubt said"),
+             "%s%s read back: %s" % (name, " (saved as %s)" % kinds[0] if kinds else "",
+                                     "times in doubt" if doubted else "no doubt said"),
              diag=rep.stderr[-500:])
 
 with t.case("not compensated"):

@@ -11,15 +11,15 @@ import harness as h
 t = h.Tap()
 SO = h.PRELOAD_LIST.split()[-1]
 OWN = {"profviz_dump": "PROFVIZ_1"}
-# Interposed on glibc: the hooks and every libc wrapper of lib/interpose.c,
-# lib/signals.c, lib/blocking.c, lib/ucontext.c and (on x86-64) lib/returns_twice.S.
+# Interposed on glibc: the hooks and every libc wrapper of lib/runtime/wrap/interpose.c,
+# signals.c, blocking.c, ucontext.c and (on x86-64) returns_twice.S beside it.
 RETURNS_TWICE = ["setjmp", "_setjmp", "__sigsetjmp", "vfork", "__vfork"]
 INTERPOSED = ["__cyg_profile_func_enter", "__cyg_profile_func_exit", "longjmp", "_longjmp",
               "siglongjmp", "__longjmp_chk", "execve", "execv", "execvp", "execvpe", "execl",
               "execlp", "execle", "fexecve", "execveat", "_exit", "_Exit", "dlclose", "close",
               "dup2", "dup3", "close_range", "closefrom", "sigaction", "signal", "abort",
               "makecontext", "swapcontext", "setcontext",
-              # lib/blocking.c: libc's waits
+              # wrap/blocking.c: libc's waits
               "pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_clockwait",
               "pthread_mutex_lock", "pthread_rwlock_rdlock", "pthread_rwlock_wrlock",
               "pthread_join", "sem_wait", "sem_timedwait", "nanosleep", "clock_nanosleep",

@@ -171,7 +171,7 @@ r = profviz("html", "-n", "0", "-e", "0", "--nodes", "0", "-o", "many.html", MAN
 t.eq(r.returncode, 0, "html: the 701-function page, every function a box", r.stderr)
 
 # The same profile as if the hooks had taken two thirds of the raw run: its
-# page says the times are uncertain (lib/trust.h), in the bar.
+# page says the times are uncertain (lib/model/trust.h), in the bar.
 doubted = dict(prof, compensated=True, raw_run_total=[3 * prof["run_total"][0]] +
                prof["raw_run_total"][1:])
 json.dump(doubted, open(os.path.join(tmp, "doubt.json"), "w"))

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "report.h"
+#include "output/config.h"
+#include "model/report.h"
 
 struct pv_command {
 	const char *name;
@@ -35,7 +35,7 @@ int pv_cmd_html(int argc, char **argv);    /* html.c */
 /* A profile read from a file, and what owns its memory. */
 struct pv_loaded {
 	struct pv_report r; /* r.events points into events */
-	struct pv_event events[PV_MAX_EVENTS];
+	struct pv_event_desc events[PV_MAX_EVENTS];
 	int revision;       /* of the schema it was written with */
 	char *path;
 	char *program;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "dotstyle.h"
-#include "output.h"
+#include "cmd/cmd.h"
+#include "output/dotstyle.h"
+#include "output/file.h"
 
 int pv_arg_percent(const char *option, const char *value, double *out)
 {
@@ -136,7 +136,7 @@ int pv_same_events(const struct pv_loaded *a, const struct pv_loaded *b, const c
 	int same = a->r.nev == b->r.nev;
 	for (unsigned e = 0; same && e < a->r.nev; e++)
 		same = !strcmp(a->r.events[e].name, b->r.events[e].name) &&
-		       !strcmp(pv_event_unit(&a->r.events[e]), pv_event_unit(&b->r.events[e]));
+		       pv_event_is_time(&a->r.events[e]) == pv_event_is_time(&b->r.events[e]);
 	if (!same) {
 		char ea[512], eb[512];
 		events_text(&a->r, ea, sizeof(ea));
@@ -176,7 +176,7 @@ int pv_lead_with_event(struct pv_loaded *l, const char *name)
 	if (e == 0)
 		return 0;
 	/* Every per-event column, event e's to the front. */
-	struct pv_event first = l->events[0];
+	struct pv_event_desc first = l->events[0];
 	l->events[0] = l->events[e];
 	l->events[e] = first;
 	swap_u64(r->run_total, 0, e);

@@ -6,8 +6,8 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "output.h"
+#include "cmd/cmd.h"
+#include "output/format.h"
 
 static const char usage[] =
 	"usage: profviz convert PROFILE.json OUTPUT...\n"

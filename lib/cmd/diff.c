@@ -16,13 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "pairs.h"
-#include "dotstyle.h"
-#include "copies.h"
-#include "output.h"
-#include "paths.h"
-#include "pv_uthash.h"
+#include "cmd/cmd.h"
+#include "base/pairs.h"
+#include "output/dotstyle.h"
+#include "model/copies.h"
+#include "output/file.h"
+#include "base/paths.h"
+#include "base/htab.h"
 
 static const char usage[] =
 	"usage: profviz diff [--normalize] [-n NODE%] [-e EDGE%] [--nodes N] [-o OUT.dot]\n"
@@ -133,7 +133,12 @@ static int node_of(struct diff *d, const struct pv_rfunc *f)
 	memset(&d->nodes[e->index], 0, sizeof(d->nodes[0]));
 	d->nodes[e->index].f = f;
 	HASH_ADD_KEYPTR(hh, d->names, e->key, e->len, e);
-	return pv_uthash_failed ? -1 : e->index;
+	if (!pv_htab_added(e, hh)) {
+		free(key);
+		free(e);
+		return -1;
+	}
+	return e->index;
 }
 
 static int edge_of(struct diff *d, int caller, int callee)
@@ -461,7 +466,7 @@ static int by_change(const void *x, const void *y, void *d)
 static int write_report(const struct diff *d, unsigned top)
 {
 	const struct pv_report *ra = &d->a->r, *rb = &d->b->r;
-	const struct pv_event *e = &rb->events[0];
+	const struct pv_event_desc *e = &rb->events[0];
 	struct change run = change_of(d, ra->run_total[0], rb->run_total[0]);
 	printf("A (before): %s, %s pid %d, total ", d->a->path, ra->program, ra->pid);
 	pv_dot_amount(stdout, (double)ra->run_total[0], e);

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "output.h"
-#include "view.h"
+#include "cmd/cmd.h"
+#include "output/file.h"
+#include "model/view.h"
 
 static const char usage[] =
 	"usage: profviz dot [-n NODE%] [-e EDGE%] [--focus FUNC | --root FUNC] [--depth N]\n"

@@ -20,11 +20,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "copies.h"
-#include "output.h"
-#include "trust.h"
-#include "utf8.h"
+#include "cmd/cmd.h"
+#include "model/copies.h"
+#include "output/file.h"
+#include "model/trust.h"
+#include "base/utf8.h"
 
 extern char **environ;
 

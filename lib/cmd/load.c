@@ -10,10 +10,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/perf_event.h>
 
-#include "cmd.h"
-#include "events.h"
+#include "cmd/cmd.h"
 
 struct reader {
 	const char *path;
@@ -115,22 +113,14 @@ static int function_ref(struct reader *rd, json_t *v, unsigned n, const char *wh
 	return (int)json_integer_value(v);
 }
 
-static enum pv_backend backend_named(const char *name)
-{
-	if (!strcmp(name, "rdpmc"))
-		return PV_BACKEND_RDPMC;
-	if (!strcmp(name, "read"))
-		return PV_BACKEND_READ;
-	return PV_BACKEND_TSC;
-}
-
-/* Events carry their unit through what pv_event_unit reads: a clock is the
- * TSC or task-clock, anything else a count. */
+/* Each event's name, unit and backend; its kind as saved (revision 3 on),
+ * else from its unit and name. */
 static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
 {
 	json_t *names = member(rd, root, "events", JSON_ARRAY, "");
 	json_t *units = member(rd, root, "units", JSON_ARRAY, "");
 	json_t *backends = json_object_get(root, "backends");
+	json_t *kinds = json_object_get(root, "kinds");
 	if (!names || !units)
 		return;
 	size_t n = json_array_size(names);
@@ -140,27 +130,24 @@ static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct pv_event *e = &l->events[i];
 		const char *name = json_string_value(json_array_get(names, i));
 		const char *unit = json_string_value(json_array_get(units, i));
 		const char *backend = json_string_value(json_array_get(backends, i));
+		const char *kind_name = json_string_value(json_array_get(kinds, i));
 		if (!name || !unit) {
 			fail(rd, "event %zu has no name or unit", i);
 			return;
 		}
-		snprintf(e->name, sizeof(e->name), "%s", name);
-		e->backend = backend_named(backend ? backend : "tsc");
-		/* A name perf knows gets its identity back (cycles are time, as
-		 * trust.h sees it); any other goes by its unit. */
-		if (pv_event_named(name, e))
-			continue;
-		if (!strcmp(unit, "ns")) {
-			e->is_tsc = e->backend == PV_BACKEND_TSC;
-			e->type = PERF_TYPE_SOFTWARE;
-			e->config = PERF_COUNT_SW_TASK_CLOCK;
-		} else {
-			e->type = PERF_TYPE_RAW;
+		enum pv_event_kind kind = pv_event_kind_of(name, unit);
+		if (kind_name && !pv_event_kind_named(kind_name, &kind)) {
+			fail(rd, "event %zu is of no known kind ('%.32s')", i, kind_name);
+			return;
 		}
+		if ((kind == PV_EVENT_TIME) != !strcmp(unit, "ns")) {
+			fail(rd, "event %zu: a %s in '%.32s'", i, pv_event_kind_name(kind), unit);
+			return;
+		}
+		pv_event_describe(&l->events[i], name, kind, backend ? backend : "tsc");
 	}
 	l->r.nev = (unsigned)n;
 	l->r.events = l->events;
@@ -342,6 +329,8 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		(uint64_t)json_integer_value(json_object_get(losses, "merge_failures"));
 	r->losses.counters_lost =
 		(uint64_t)json_integer_value(json_object_get(losses, "counters_lost"));
+	r->losses.rekeys_incomplete =
+		(uint64_t)json_integer_value(json_object_get(losses, "rekeys_incomplete"));
 	r->lost_records = (uint64_t)json_integer_value(json_object_get(losses, "lost_records"));
 
 	json_t *funcs = member(rd, root, "functions", JSON_ARRAY, "");

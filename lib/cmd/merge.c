@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "pairs.h"
-#include "output.h"
-#include "pv_uthash.h"
+#include "cmd/cmd.h"
+#include "base/pairs.h"
+#include "output/format.h"
+#include "base/htab.h"
 
 static const char usage[] =
 	"usage: profviz merge -o OUT.json PROFILE.json...\n"
@@ -36,7 +36,7 @@ struct func_entry {
 
 struct merged {
 	struct pv_report r;
-	struct pv_event events[PV_MAX_EVENTS];
+	struct pv_event_desc events[PV_MAX_EVENTS];
 	unsigned cap_funcs, cap_arcs, cap_paths;
 	struct pv_rprocess *processes;
 	struct func_entry *func_table;
@@ -154,7 +154,9 @@ static int merge_functions(struct merged *m, const struct pv_report *in, int *fu
 			e->key = key;
 			e->len = len;
 			HASH_ADD_KEYPTR(hh, m->func_table, e->key, e->len, e);
-			if (pv_uthash_failed) {
+			if (!pv_htab_added(e, hh)) {
+				free(key);
+				free(e);
 				free(order);
 				return -1;
 			}
@@ -300,6 +302,7 @@ static void merge_run(struct merged *m, const struct pv_report *in, int first)
 	r->losses.unrecorded_calls += in->losses.unrecorded_calls;
 	r->losses.merge_failures += in->losses.merge_failures;
 	r->losses.counters_lost += in->losses.counters_lost;
+	r->losses.rekeys_incomplete += in->losses.rekeys_incomplete;
 	r->lost_records += in->lost_records;
 	if (in->wall_seconds > r->wall_seconds)
 		r->wall_seconds = in->wall_seconds;

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "dotstyle.h"
-#include "paths.h"
-#include "trust.h"
+#include "cmd/cmd.h"
+#include "output/dotstyle.h"
+#include "base/paths.h"
+#include "model/trust.h"
 
 static const char usage[] =
 	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
@@ -74,8 +74,8 @@ static int arc_order(const void *a, const void *b)
 
 static void amount(const struct view *v, double value, int width)
 {
-	const struct pv_event *e = &v->r->events[v->ev];
-	int time = !strcmp(pv_event_unit(e), "ns");
+	const struct pv_event_desc *e = &v->r->events[v->ev];
+	int time = pv_event_is_time(e);
 	if (v->exact) {
 		printf("%*.0f", width, value);
 		return;

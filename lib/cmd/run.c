@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "config.h"
-#include "log.h"
+#include "cmd/cmd.h"
+#include "output/config.h"
+#include "base/log.h"
 
 static const char usage[] =
 	"usage: profviz run [-o FILES] [-e EVENTS] [-q] -- PROGRAM [ARGS...]\n"

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "log.h"
+#include "output/config.h"
+#include "base/log.h"
 
 static const char *names[] = { "PROFVIZ_OUTPUT", "PROFVIZ_QUIET", "PROFVIZ_NODE_THRESHOLD",
 			       "PROFVIZ_EDGE_THRESHOLD", "PROFVIZ_EVENTS", "PROFVIZ_DISABLE",

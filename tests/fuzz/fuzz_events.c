@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
-#include "log.h"
+#include "runtime/events.h"
+#include "base/log.h"
 
 static void quiet(const char *line)
 {

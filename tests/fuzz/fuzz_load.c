@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
-#include "cmd/view.h"
-#include "output.h"
+#include "model/view.h"
+#include "output/format.h"
 
 static const char *const extensions[] = { "x.dot", "x.json", "x.folded", "x.pb.gz",
 					  "x.callgrind", "x.speedscope.json" };

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "log.h"
+#include "base/log.h"
 
 static char messages[8][512];
 static int n_messages;

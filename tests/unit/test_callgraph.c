@@ -11,8 +11,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "shadow.h"
+#include "model/profile.h"
+#include "runtime/hooks.h"
+#include "runtime/handover.h"
+#include "runtime/naming.h"
 #include "tap.h"
 
 #define NEV 2
@@ -70,7 +72,7 @@ static void merge(struct pv_thread *t)
 {
 	pv_profile_clear(&prof);
 	pv_profile_init(&prof, NEV);
-	pv_profile_merge_thread(&prof, t);
+	pv_thread_hand_over(&prof, t);
 }
 
 static struct pv_fstat *func(uintptr_t fn)

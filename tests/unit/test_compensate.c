@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate.h"
-#include "report.h"
-#include "shadow.h"
+#include "runtime/calibrate.h"
+#include "model/report.h"
+#include "runtime/hooks.h"
+#include "runtime/handover.h"
+#include "runtime/naming.h"
 #include "tap.h"
 
 /* What each hook adds to the scripted counter, before and after its read. */
@@ -204,18 +206,19 @@ static const struct pv_rarc *rarc(const struct pv_report *r, uintptr_t caller, u
 /* The thread's profile, and its report compensated with the calibrated
  * overhead, counted as instructions: a count, so every callee loses its
  * whole part. */
-static struct pv_event_set counted = { .n = 1 };
+static struct pv_event_desc counted[1];
+static struct pv_namer no_symbols;
 static const struct pv_conversion unscaled = { .factor = { 1.0 }, .running_ratio = { 1.0 } };
 
 static void report_of(struct pv_thread *t, struct pv_profile *prof, struct pv_report *r)
 {
 	pv_profile_init(prof, 1);
-	pv_profile_merge_thread(prof, t);
-	strcpy(counted.ev[0].name, "instructions");
-	counted.ev[0].type = PERF_TYPE_HARDWARE;
+	pv_thread_hand_over(prof, t);
+	pv_event_describe(&counted[0], "instructions", PV_EVENT_COUNT, "rdpmc");
+	no_symbols = pv_runtime_namer(NULL);
 	memset(r, 0, sizeof(*r));
-	r->events = counted.ev;
-	if (pv_report_build(r, prof, NULL, &unscaled, &overhead) < 0)
+	r->events = counted;
+	if (pv_report_build(r, prof, &no_symbols, &unscaled, &overhead) < 0)
 		abort();
 }
 
@@ -286,8 +289,8 @@ static void test_program(void)
 
 	/* Without calibration the same profile stays raw. */
 	struct pv_overhead none = { 0 };
-	struct pv_report raw = { .events = counted.ev };
-	if (pv_report_build(&raw, &prof, NULL, &unscaled, &none) < 0)
+	struct pv_report raw = { .events = counted };
+	if (pv_report_build(&raw, &prof, &no_symbols, &unscaled, &none) < 0)
 		abort();
 	tap_ok(!raw.compensated && raw.run_total[0] == raw.raw_run_total[0] &&
 		       raw.run_total[0] > run,
@@ -298,8 +301,8 @@ static void test_program(void)
 	/* A multiplexed event, counted half the time: the raw counts hold half
 	 * the hooks' cost per call, and the report extrapolates by 2. */
 	struct pv_conversion half = { .factor = { 2.0 }, .running_ratio = { 0.5 } };
-	struct pv_report mux = { .events = counted.ev };
-	if (pv_report_build(&mux, &prof, NULL, &half, &overhead) < 0)
+	struct pv_report mux = { .events = counted };
+	if (pv_report_build(&mux, &prof, &no_symbols, &half, &overhead) < 0)
 		abort();
 	tap_is(mux.run_total[0], 2 * (raw_run - (raw_run - run) / 2),
 	       "multiplexed: half the overhead per call taken from the raw counts, then doubled");
@@ -384,17 +387,11 @@ static void test_short_callees(void)
 		       pv_callee_share(90, 10) == 1 && pv_callee_share(-3, 10) == 0.5,
 	       "share: half up to the span, then own / (2 x span), at most all");
 	tap_ok(pv_callee_share(1, 0) == 1, "share: all when the span is unknown");
-	struct pv_event tsc = { .is_tsc = 1 },
-			clock = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK },
-			cycles = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES },
-			instructions = { .type = PERF_TYPE_HARDWARE,
-					 .config = PERF_COUNT_HW_INSTRUCTIONS },
-			faults = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_PAGE_FAULTS };
-	tap_ok(pv_event_hides_hooks(&tsc) && pv_event_hides_hooks(&clock) &&
-		       pv_event_hides_hooks(&cycles),
-	       "hiding: time (the TSC, a clock, cycles) hides part of the hooks");
-	tap_ok(!pv_event_hides_hooks(&instructions) && !pv_event_hides_hooks(&faults),
-	       "hiding: counts of things done do not");
+	struct pv_event_desc time = { .kind = PV_EVENT_TIME }, cycles = { .kind = PV_EVENT_CYCLES },
+			     count = { .kind = PV_EVENT_COUNT };
+	tap_ok(pv_event_hides_hooks(&time) && pv_event_hides_hooks(&cycles),
+	       "hiding: time (the TSC, a clock) and cycles hide part of the hooks");
+	tap_ok(!pv_event_hides_hooks(&count), "hiding: counts of things done do not");
 
 	/* caller 5 and callee 6 per call, span 10. The root calls each child;
 	 * the long child calls the leaf once from each of its two entries. */

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "output/config.h"
 #include "messages.h"
-#include "output.h"
+#include "output/file.h"
 #include "tap.h"
 
 static const char *names[8], *values[8];

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "shadow.h"
+#include "model/report.h"
+#include "runtime/hooks.h"
+#include "runtime/handover.h"
+#include "runtime/naming.h"
 #include "tap.h"
 
 /* ---- groups ---- */
@@ -59,11 +61,23 @@ static void test_units(void)
 	struct pv_event faults =
 		event("page-faults", 0, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
 	struct pv_event cycles = event("cycles", 0, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	tap_ok(!strcmp(pv_event_unit(&tsc), "ns"), "unit: the TSC is reported in ns");
-	tap_ok(!strcmp(pv_event_unit(&task), "ns"), "unit: task-clock counts ns");
-	tap_ok(!strcmp(pv_event_unit(&cpu), "ns"), "unit: cpu-clock counts ns");
-	tap_ok(!strcmp(pv_event_unit(&faults), "count"), "unit: page-faults are a count");
-	tap_ok(!strcmp(pv_event_unit(&cycles), "count"), "unit: cycles are a count");
+	struct pv_event_desc d_tsc, d_task, d_cpu, d_faults, d_cycles;
+	pv_counters_describe(&tsc, &d_tsc);
+	pv_counters_describe(&task, &d_task);
+	pv_counters_describe(&cpu, &d_cpu);
+	pv_counters_describe(&faults, &d_faults);
+	pv_counters_describe(&cycles, &d_cycles);
+	tap_ok(d_tsc.kind == PV_EVENT_TIME && !strcmp(pv_event_unit(&d_tsc), "ns") &&
+		       !strcmp(d_tsc.backend, "tsc") && !strcmp(d_tsc.name, "tsc"),
+	       "described: the TSC is a time, in ns, read as the TSC");
+	tap_ok(d_task.kind == PV_EVENT_TIME && !strcmp(d_task.backend, "read"),
+	       "described: task-clock is a time, read with read(2)");
+	tap_ok(d_cpu.kind == PV_EVENT_TIME, "described: cpu-clock is a time");
+	tap_ok(d_faults.kind == PV_EVENT_COUNT && !strcmp(pv_event_unit(&d_faults), "count"),
+	       "described: page-faults are a count");
+	tap_ok(d_cycles.kind == PV_EVENT_CYCLES && !strcmp(pv_event_unit(&d_cycles), "count") &&
+		       pv_event_hides_hooks(&d_cycles),
+	       "described: cycles are a count that hides hooks as time does");
 }
 
 /* ---- the reader on a simulated page, through the shipped hooks ---- */
@@ -177,7 +191,7 @@ static void test_multiplexed_deltas(void)
 
 	struct pv_profile prof;
 	pv_profile_init(&prof, 1);
-	pv_profile_merge_thread(&prof, t);
+	pv_thread_hand_over(&prof, t);
 	tap_is(func(&prof, QUIET)->self[0], 100, "multiplexed: the hook's delta is the raw 100");
 	tap_is(func(&prof, QUIET)->total[0], 100, "multiplexed: ... in the total as well");
 	tap_is(func(&prof, BACKWARDS)->self[0], 0, "a reading below the last one adds nothing");
@@ -197,9 +211,12 @@ static void test_multiplexed_deltas(void)
 	       "conversion: factor is enabled/running = 2400/1400 (%g)", conv.factor[0]);
 	tap_ok(conv.running_ratio[0] > 0.583 && conv.running_ratio[0] < 0.584,
 	       "conversion: running ratio 1400/2400 (%g)", conv.running_ratio[0]);
-	struct pv_report r = { .events = cycles_only.ev };
+	struct pv_event_desc described;
+	pv_counters_describe(&cycles_only.ev[0], &described);
+	struct pv_report r = { .events = &described };
 	struct pv_overhead none = { 0 };
-	if (pv_report_build(&r, &prof, NULL, &conv, &none) < 0)
+	struct pv_namer no_symbols = pv_runtime_namer(NULL);
+	if (pv_report_build(&r, &prof, &no_symbols, &conv, &none) < 0)
 		abort();
 	uint64_t quiet = 0, main_total = 0;
 	for (unsigned i = 0; i < r.n_funcs; i++) {
@@ -259,7 +276,7 @@ static void test_lost_for_good(void)
 	tap_is(now[0], 5000, "lost for good: readings stay at the last one");
 	struct pv_profile prof;
 	pv_profile_init(&prof, 1);
-	pv_profile_merge_thread(&prof, &t);
+	pv_thread_hand_over(&prof, &t);
 	tap_ok(prof.enabled[0] == 2000 && prof.running[0] == 1000,
 	       "lost for good: the thread's times still reach the profile (%" PRIu64 "/%" PRIu64 ")",
 	       prof.enabled[0], prof.running[0]);

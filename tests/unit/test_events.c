@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "events.h"
+#include "runtime/events.h"
 #include "messages.h"
 #include "tap.h"
 

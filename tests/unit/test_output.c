@@ -2,7 +2,7 @@
  * extensions that messages quote. */
 #include <string.h>
 
-#include "output.h"
+#include "output/file.h"
 #include "tap.h"
 
 static int writes_with(const char *path, pv_writer_fn *writer)

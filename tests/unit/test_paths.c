@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "paths.h"
+#include "base/paths.h"
 #include "tap.h"
 
 static void normalises(const char *in, const char *want)

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <string.h>
 
-#include "rdpmc.h"
+#include "runtime/rdpmc.h"
 #include "tap.h"
 
 struct fake_cpu {

@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profile.h"
-#include "thread.h"
+#include "model/profile.h"
+#include "runtime/thread.h"
+#include "runtime/handover.h"
+#include "runtime/naming.h"
 #include "tap.h"
 
 #define LO 0x100000u
@@ -187,7 +189,7 @@ static void test_profile(void)
 	struct pv_thread t;
 	pv_profile_init(&p, 1);
 	build_thread(&t, LO + 0x40);
-	pv_profile_merge_thread(&p, &t);
+	pv_thread_hand_over(&p, &t);
 	pv_profile_rekey(&p, retire, NULL);
 	tap_ok(path_of_fn(&p, LO + 0x40) == NULL && path_of_fn(&p, LO + 0x40 + RETIRED) != NULL,
 	       "the merged profile's path re-keyed");
@@ -199,7 +201,7 @@ static void test_profile(void)
 	/* The same object loaded again at the same place, called again. */
 	pv_thread_release(&t);
 	build_thread(&t, LO + 0x40);
-	pv_profile_merge_thread(&p, &t);
+	pv_thread_hand_over(&p, &t);
 	tap_is(HASH_COUNT(p.funcs), 4, "retired and live: two records before merging");
 	pv_profile_init(&merged, 1);
 	pv_profile_add_rekeyed(&merged, &p, unretire, NULL);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symtab.h"
+#include "runtime/symtab.h"
 #include "tap.h"
 
 static char *debuginfo_path;

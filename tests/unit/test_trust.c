@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "tap.h"
-#include "trust.h"
+#include "model/trust.h"
 
-static struct pv_event events[2];
+static struct pv_event_desc events[2];
 static struct pv_rfunc funcs[3];
 
 /* A run of 1000 raw units, of which hooks_taken were taken out, at 10 units
@@ -33,12 +33,8 @@ static struct pv_report run(uint64_t hooks_taken, int compensated)
 
 int main(void)
 {
-	memset(events, 0, sizeof(events));
-	events[0].is_tsc = 1; /* ns */
-	strcpy(events[0].name, "tsc");
-	events[1].type = PERF_TYPE_HARDWARE; /* a count */
-	events[1].config = PERF_COUNT_HW_INSTRUCTIONS;
-	strcpy(events[1].name, "instructions");
+	pv_event_describe(&events[0], "tsc", PV_EVENT_TIME, "tsc");
+	pv_event_describe(&events[1], "instructions", PV_EVENT_COUNT, "rdpmc");
 
 	struct pv_report r = run(600, 1);
 	tap_ok(pv_hooks_share(&r, 0) > 0.599 && pv_hooks_share(&r, 0) < 0.601,
@@ -47,8 +43,7 @@ int main(void)
 	tap_ok(pv_times_doubtful(&r, 0), "a time event with the hooks at 60%% is in doubt");
 	tap_ok(!pv_times_doubtful(&r, 1), "a count is not (the hooks' counts do not vary so)");
 	tap_ok(!pv_times_doubtful(&r, 2), "nor an event the run does not have");
-	events[1].config = PERF_COUNT_HW_CPU_CYCLES;
-	strcpy(events[1].name, "cpu-cycles");
+	pv_event_describe(&events[1], "cpu-cycles", PV_EVENT_CYCLES, "rdpmc");
 	tap_ok(pv_times_doubtful(&r, 1), "cycles are time: in doubt too");
 
 	r = run(399, 1);

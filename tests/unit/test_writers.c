@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "messages.h"
-#include "output.h"
+#include "output/format.h"
 #include "tap.h"
 
 static char *render(pv_writer_fn *writer, const struct pv_report *r)
@@ -26,7 +26,7 @@ static char *render(pv_writer_fn *writer, const struct pv_report *r)
 
 /* The graph of a one-function run of 108.12 M units of event e, 104397 of
  * them in main itself. */
-static char *render_single(const struct pv_event *e)
+static char *render_single(const struct pv_event_desc *e)
 {
 	struct pv_rfunc main_fn = { .id = 0, .calls = 1, .self = { 104397 },
 				    .total = { 108120000 } };
@@ -45,8 +45,8 @@ static char *render_single(const struct pv_event *e)
  * other event is a count. */
 static void amounts_in_units(void)
 {
-	struct pv_event clock = { .name = "task-clock", .type = PERF_TYPE_SOFTWARE,
-				  .config = PERF_COUNT_SW_TASK_CLOCK, .backend = PV_BACKEND_READ };
+	struct pv_event_desc clock = { .name = "task-clock", .kind = PV_EVENT_TIME,
+				       .backend = "read" };
 	char *dot = render_single(&clock);
 	tap_ok(dot && strstr(dot, "event: task-clock [ns] via read\\ltotal: 108.120 ms over") != NULL,
 	       "task-clock: the graph's total in time units");
@@ -56,8 +56,8 @@ static void amounts_in_units(void)
 	       "task-clock: a function's total and self in time units");
 	free(dot);
 
-	struct pv_event faults = { .name = "page-faults", .type = PERF_TYPE_SOFTWARE,
-				   .config = PERF_COUNT_SW_PAGE_FAULTS, .backend = PV_BACKEND_READ };
+	struct pv_event_desc faults = { .name = "page-faults", .kind = PV_EVENT_COUNT,
+					.backend = "read" };
 	dot = render_single(&faults);
 	tap_ok(dot && strstr(dot, "event: page-faults [count] via read\\ltotal: 108.120 M over") !=
 			      NULL,
@@ -100,7 +100,7 @@ static int edge_look(const char *dot, const char *edge, double *hue, double *wid
  * arc carries 99% of its caller but 1% of the run: the hot arc must look
  * hotter. And an arc that cost nothing of the first event is drawn as any
  * other, while one whose every call was nested in its callee is dashed. */
-static void arcs_by_share_of_run(const struct pv_event *events)
+static void arcs_by_share_of_run(const struct pv_event_desc *events)
 {
 	struct pv_rfunc funcs[5];
 	memset(funcs, 0, sizeof(funcs));
@@ -147,15 +147,9 @@ static void arcs_by_share_of_run(const struct pv_event *events)
 
 int main(void)
 {
-	struct pv_event events[2];
-	memset(events, 0, sizeof(events));
-	strcpy(events[0].name, "cycles");
-	events[0].type = PERF_TYPE_HARDWARE;
-	events[0].backend = PV_BACKEND_RDPMC;
-	strcpy(events[1].name, "instructions");
-	events[1].type = PERF_TYPE_HARDWARE;
-	events[1].config = PERF_COUNT_HW_INSTRUCTIONS;
-	events[1].backend = PV_BACKEND_RDPMC;
+	struct pv_event_desc events[2];
+	pv_event_describe(&events[0], "cycles", PV_EVENT_CYCLES, "rdpmc");
+	pv_event_describe(&events[1], "instructions", PV_EVENT_COUNT, "rdpmc");
 
 	struct pv_rfunc funcs[2];
 	memset(funcs, 0, sizeof(funcs));
@@ -204,7 +198,8 @@ int main(void)
 	tap_ok(json && strstr(json, "\"name\":\"ns::f<\\\"q\\\"&\\\\x>(int)\"") != NULL,
 	       "JSON: names escaped");
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":0,\"merge_failures\":0,"
-				    "\"lost_records\":0,\"counters_lost\":0}") != NULL,
+				    "\"lost_records\":0,\"counters_lost\":0,"
+				    "\"rekeys_incomplete\":0}") != NULL,
 	       "JSON: a complete profile says it lost nothing");
 	free(json);
 
@@ -223,8 +218,19 @@ int main(void)
 		       "reopened)"), "losses: the line says what is missing");
 	json = render(pv_write_json, &r);
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":3,\"merge_failures\":0,"
-				    "\"lost_records\":2,\"counters_lost\":1}") != NULL,
+				    "\"lost_records\":2,\"counters_lost\":1,"
+				    "\"rekeys_incomplete\":0}") != NULL,
 	       "JSON: the losses, each counted");
+	r.losses.rekeys_incomplete = 4;
+	messages_clear();
+	pv_report_warn_losses(&r);
+	tap_ok(n_messages == 1 && strstr(messages[0], "reopened), 4 threads' calls into an "
+					 "unloaded object not told apart from a later one's"),
+	       "losses: re-keyings that gave up are said too");
+	free(json);
+	json = render(pv_write_json, &r);
+	tap_ok(json && strstr(json, "\"rekeys_incomplete\":4}") != NULL,
+	       "JSON: ... and counted");
 	free(json);
 	memset(&r.losses, 0, sizeof(r.losses));
 	r.lost_records = 0;

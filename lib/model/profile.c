@@ -1,0 +1,239 @@
+#include "model/profile.h"
+
+#include <string.h>
+
+
+void pv_profile_init(struct pv_profile *p, unsigned nev)
+{
+	memset(p, 0, sizeof(*p));
+	p->nev = nev;
+}
+
+/* The entry of table (a uthash table of structs with a hh handle) whose
+ * keyfield equals *keyptr, added zeroed if new; NULL only without memory. */
+#define FIND_OR_ADD(table, keyfield, keyptr, out)                                   \
+	do {                                                                        \
+		HASH_FIND(hh, table, keyptr, sizeof(*(keyptr)), out);               \
+		if (!(out) && ((out) = calloc(1, sizeof(*(out))))) {                \
+			(out)->keyfield = *(keyptr);                                \
+			HASH_ADD(hh, table, keyfield, sizeof((out)->keyfield), out); \
+			if (!pv_htab_added(out, hh)) {                              \
+				free(out);                                          \
+				(out) = NULL;                                       \
+			}                                                           \
+		}                                                                   \
+	} while (0)
+
+struct pv_fstat *pv_profile_func(struct pv_profile *p, void *fn)
+{
+	struct pv_fstat *f;
+	FIND_OR_ADD(p->funcs, fn, &fn, f);
+	return f;
+}
+
+struct pv_astat *pv_profile_arc(struct pv_profile *p, void *caller, void *callee)
+{
+	struct pv_arc_key key = { caller, callee };
+	struct pv_astat *a;
+	FIND_OR_ADD(p->arcs, key, &key, a);
+	return a;
+}
+
+struct pv_path *pv_profile_path(struct pv_profile *p, const struct pv_path *parent, void *fn)
+{
+	struct pv_path_key key = { parent, fn };
+	struct pv_path *x;
+	FIND_OR_ADD(p->paths, key, &key, x);
+	return x;
+}
+
+/* One record of a path map. */
+struct pv_path_map_entry {
+	const void *from;
+	struct pv_path *to;
+	UT_hash_handle hh;
+};
+
+struct pv_path *pv_path_map_get(const struct pv_path_map *m, const void *from)
+{
+	struct pv_path_map_entry *e;
+	HASH_FIND_PTR(m->entries, &from, e);
+	return e ? e->to : NULL;
+}
+
+void pv_path_map_put(struct pv_path_map *m, const void *from, struct pv_path *to)
+{
+	struct pv_path_map_entry *e = malloc(sizeof(*e));
+	if (!e) {
+		m->p->losses.merge_failures++;
+		return;
+	}
+	e->from = from;
+	e->to = to;
+	HASH_ADD_PTR(m->entries, from, e);
+	if (!pv_htab_added(e, hh)) {
+		free(e);
+		m->p->losses.merge_failures++;
+	}
+}
+
+void pv_path_map_clear(struct pv_path_map *m)
+{
+	struct pv_path_map_entry *e, *tmp;
+	HASH_ITER(hh, m->entries, e, tmp) {
+		HASH_DEL(m->entries, e);
+		free(e);
+	}
+}
+
+struct pv_thread_stat *pv_profile_thread_add(struct pv_profile *p)
+{
+	if (p->n_thread_stats == p->thread_stats_cap) {
+		unsigned cap = p->thread_stats_cap ? 2 * p->thread_stats_cap : 8;
+		struct pv_thread_stat *more = realloc(p->thread_stats, cap * sizeof(*more));
+		if (!more)
+			return NULL;
+		p->thread_stats = more;
+		p->thread_stats_cap = cap;
+	}
+	struct pv_thread_stat *ts = &p->thread_stats[p->n_thread_stats++];
+	memset(ts, 0, sizeof(*ts));
+	return ts;
+}
+
+struct rekeying {
+	pv_rekey_fn *rekey;
+	void *arg;
+};
+
+static void *new_key(const struct rekeying *k, void *fn)
+{
+	void *key = fn && k->rekey ? k->rekey(fn, k->arg) : NULL;
+	return key ? key : fn;
+}
+
+void pv_profile_add(struct pv_profile *dst, const struct pv_profile *src)
+{
+	pv_profile_add_rekeyed(dst, src, NULL, NULL);
+}
+
+void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src,
+			    pv_rekey_fn *rekey, void *arg)
+{
+	const struct rekeying k = { rekey, arg };
+	for (const struct pv_fstat *f = src->funcs; f; f = f->hh.next) {
+		struct pv_fstat *d = pv_profile_func(dst, new_key(&k, f->fn));
+		if (!d) {
+			dst->losses.merge_failures++;
+			continue;
+		}
+		d->calls += f->calls;
+		for (unsigned i = 0; i < dst->nev; i++) {
+			d->self[i] += f->self[i];
+			d->total[i] += f->total[i];
+		}
+	}
+	for (const struct pv_astat *a = src->arcs; a; a = a->hh.next) {
+		struct pv_astat *d =
+			pv_profile_arc(dst, new_key(&k, a->key.caller), new_key(&k, a->key.callee));
+		if (!d) {
+			dst->losses.merge_failures++;
+			continue;
+		}
+		d->calls += a->calls;
+		d->nested_calls += a->nested_calls;
+		for (unsigned i = 0; i < dst->nev; i++)
+			d->total[i] += a->total[i];
+	}
+	for (unsigned i = 0; i < src->n_thread_stats; i++) {
+		struct pv_thread_stat *ts = pv_profile_thread_add(dst);
+		if (ts)
+			*ts = src->thread_stats[i];
+		else
+			dst->losses.merge_failures++;
+	}
+	/* src's paths come parents first, so each parent is mapped before use. */
+	struct pv_path_map m = { dst, NULL };
+	for (const struct pv_path *x = src->paths; x; x = x->hh.next) {
+		struct pv_path *parent = x->key.parent ? pv_path_map_get(&m, x->key.parent) : NULL;
+		struct pv_path *d = (!x->key.parent || parent)
+					    ? pv_profile_path(dst, parent, new_key(&k, x->key.fn))
+					    : NULL;
+		if (!d) {
+			dst->losses.merge_failures++;
+			continue;
+		}
+		d->calls += x->calls;
+		d->callees += x->callees;
+		d->callee_misses += x->callee_misses;
+		for (unsigned i = 0; i < dst->nev; i++) {
+			d->self[i] += x->self[i];
+			d->total[i] += x->total[i];
+		}
+		pv_path_map_put(&m, x, d);
+	}
+	pv_path_map_clear(&m);
+	dst->threads += src->threads;
+	dst->stray_exits += src->stray_exits;
+	dst->resyncs += src->resyncs;
+	dst->losses.unrecorded_calls += src->losses.unrecorded_calls;
+	dst->losses.merge_failures += src->losses.merge_failures;
+	dst->losses.counters_lost += src->losses.counters_lost;
+	dst->losses.rekeys_incomplete += src->losses.rekeys_incomplete;
+	for (unsigned i = 0; i < dst->nev; i++) {
+		dst->enabled[i] += src->enabled[i];
+		dst->running[i] += src->running[i];
+	}
+}
+
+void pv_profile_clear(struct pv_profile *p)
+{
+	struct pv_fstat *f, *ftmp;
+	HASH_ITER(hh, p->funcs, f, ftmp) {
+		HASH_DEL(p->funcs, f);
+		free(f);
+	}
+	struct pv_astat *a, *atmp;
+	HASH_ITER(hh, p->arcs, a, atmp) {
+		HASH_DEL(p->arcs, a);
+		free(a);
+	}
+	struct pv_path *x, *xtmp;
+	HASH_ITER(hh, p->paths, x, xtmp) {
+		HASH_DEL(p->paths, x);
+		free(x);
+	}
+	free(p->thread_stats);
+	pv_profile_init(p, p->nev);
+}
+
+/* Move every entry of *table, in order, into a new table, re-keyed by
+ * fix(entry); an entry that cannot be added again (no memory) is freed and
+ * counted lost. */
+#define REBUILD(table, keyfield, type, fix, losses)                                 \
+	do {                                                                        \
+		type *rebuilt_ = NULL, *e_, *tmp_;                                  \
+		HASH_ITER(hh, table, e_, tmp_) {                                     \
+			HASH_DEL(table, e_);                                         \
+			fix(e_);                                                     \
+			HASH_ADD(hh, rebuilt_, keyfield, sizeof(e_->keyfield), e_);  \
+			if (!pv_htab_added(e_, hh))                                  \
+				free(e_), (losses)++;                                \
+		}                                                                   \
+		table = rebuilt_;                                                   \
+	} while (0)
+
+void pv_profile_rekey(struct pv_profile *p, pv_rekey_fn *rekey, void *arg)
+{
+	const struct rekeying k = { rekey, arg };
+#define FIX_FUNC(f) ((f)->fn = new_key(&k, (f)->fn))
+#define FIX_ARC(a) ((a)->key.caller = new_key(&k, (a)->key.caller), \
+		    (a)->key.callee = new_key(&k, (a)->key.callee))
+#define FIX_PATH(x) ((x)->key.fn = new_key(&k, (x)->key.fn))
+	REBUILD(p->funcs, fn, struct pv_fstat, FIX_FUNC, p->losses.merge_failures);
+	REBUILD(p->arcs, key, struct pv_astat, FIX_ARC, p->losses.merge_failures);
+	REBUILD(p->paths, key, struct pv_path, FIX_PATH, p->losses.merge_failures);
+#undef FIX_FUNC
+#undef FIX_ARC
+#undef FIX_PATH
+}

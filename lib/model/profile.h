@@ -1,0 +1,133 @@
+/*
+ * profile.h — the process-wide profile: functions and arcs, summed over threads.
+ *
+ * The runtime's threads hand their call-path trees over when they end, and
+ * the threads still alive at exit are merged then (runtime/handover.c).
+ * Everything here runs under the runtime's lock, never on the hot path, so
+ * it may use malloc.
+ */
+#ifndef PV_PROFILE_H
+#define PV_PROFILE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/htab.h"
+#include "model/event.h"
+
+struct pv_fstat {
+	void *fn;
+	uint64_t calls;
+	uint64_t self[PV_MAX_EVENTS];
+	uint64_t total[PV_MAX_EVENTS];
+	UT_hash_handle hh;
+};
+
+struct pv_arc_key {
+	void *caller; /* NULL: called from uninstrumented code */
+	void *callee;
+};
+
+struct pv_astat {
+	struct pv_arc_key key;
+	uint64_t calls;
+	/* ... of which entered an activation of the callee already open (its
+	 * recursion): those add nothing to the arc's total. */
+	uint64_t nested_calls;
+	uint64_t total[PV_MAX_EVENTS];
+	UT_hash_handle hh;
+};
+
+/* One call path, merged over threads: recursion folded as in the trees. */
+struct pv_path_key {
+	const struct pv_path *parent; /* NULL: called from uninstrumented code */
+	void *fn;
+};
+
+struct pv_path {
+	struct pv_path_key key;
+	uint64_t calls;   /* entries, recursive ones (folded into it) included */
+	uint64_t callees; /* calls made from it through the hooks (not signal deliveries) */
+	uint64_t callee_misses; /* ... of which missed the cache (a costlier hook) */
+	uint64_t self[PV_MAX_EVENTS];
+	uint64_t total[PV_MAX_EVENTS]; /* of its outermost activations */
+	UT_hash_handle hh; /* table order: every path after its parent */
+};
+
+/* What the profile is missing, each counted so that the outputs can say so. */
+struct pv_losses {
+	uint64_t unrecorded_calls; /* no memory on the thread for a frame or a node */
+	uint64_t merge_failures;   /* records lost merging threads (no memory) */
+	uint64_t counters_lost;    /* threads whose events could not be reopened */
+	uint64_t rekeys_incomplete; /* threads whose calls into an unloaded object
+				     * kept their old keys (retire.h): the thread
+				     * kept growing its index for two seconds */
+};
+
+/* One thread as a whole: how much it ran, in wall and CPU time. */
+struct pv_thread_stat {
+	pid_t tid;
+	uint64_t calls;         /* through the hooks (not signal deliveries) */
+	uint64_t outer_calls;   /* ... of which came from outside instrumented code */
+	uint64_t inner_misses;  /* calls from instrumented code that missed the cache */
+	uint64_t total[PV_MAX_EVENTS]; /* raw: its calls from outside instrumented code */
+	double cpu_seconds;     /* its CPU time, or -1 if unknown */
+	double wall_seconds;    /* from its first profiled call to its summary */
+};
+
+struct pv_profile {
+	unsigned nev;
+	struct pv_thread_stat *thread_stats; /* one per merged thread, in merge order */
+	unsigned n_thread_stats, thread_stats_cap;
+	struct pv_fstat *funcs;
+	struct pv_astat *arcs;
+	struct pv_path *paths;
+	uint64_t threads;     /* merged so far */
+	uint64_t stray_exits; /* summed from the threads */
+	uint64_t resyncs;
+	uint64_t enabled[PV_MAX_EVENTS]; /* perf time_enabled / time_running sums */
+	uint64_t running[PV_MAX_EVENTS];
+	struct pv_losses losses;
+};
+
+void pv_profile_init(struct pv_profile *p, unsigned nev);
+
+/* The record of function fn, of the arc caller -> callee, of the path
+ * parent -> fn (parent NULL: called from uninstrumented code), each added
+ * zeroed if new; NULL only when memory ran out. */
+struct pv_fstat *pv_profile_func(struct pv_profile *p, void *fn);
+struct pv_astat *pv_profile_arc(struct pv_profile *p, void *caller, void *callee);
+struct pv_path *pv_profile_path(struct pv_profile *p, const struct pv_path *parent, void *fn);
+
+/* A new zeroed thread summary in p; NULL when memory ran out. */
+struct pv_thread_stat *pv_profile_thread_add(struct pv_profile *p);
+
+/* Where the records of another tree (a thread's nodes, another profile's
+ * paths) went among p's paths, during one merge. Start with { p, NULL }; a
+ * record that cannot be kept (no memory) is counted in p's losses. */
+struct pv_path_map {
+	struct pv_profile *p;
+	struct pv_path_map_entry *entries;
+};
+struct pv_path *pv_path_map_get(const struct pv_path_map *m, const void *from);
+void pv_path_map_put(struct pv_path_map *m, const void *from, struct pv_path *to);
+void pv_path_map_clear(struct pv_path_map *m);
+
+/* A function's new key, or NULL to keep the one it has. */
+typedef void *pv_rekey_fn(void *fn, void *arg);
+
+/* Add everything in src to dst (the ended threads into a dump's snapshot). */
+void pv_profile_add(struct pv_profile *dst, const struct pv_profile *src);
+
+/* The same, each function taking the key rekey maps it to (cct.h): records
+ * whose keys become equal add up, call paths included. */
+void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src,
+			    pv_rekey_fn *rekey, void *arg);
+
+void pv_profile_clear(struct pv_profile *p);
+
+/* Give every function, arc and path the key rekey maps its functions to
+ * (cct.h), keeping each table's order (paths stay after their parents). */
+void pv_profile_rekey(struct pv_profile *p, pv_rekey_fn *rekey, void *arg);
+
+#endif /* PV_PROFILE_H */

@@ -1,0 +1,141 @@
+/*
+ * report.h — the profile as the writers see it: named, in output units
+ * (pv_event_unit: ns for clocks, counts for other events), functions sorted
+ * hottest first. Building it is where raw counts are converted, once, for
+ * every writer.
+ */
+#ifndef PV_REPORT_H
+#define PV_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "model/compensate.h"
+#include "model/event.h"
+#include "model/profile.h"
+#include "model/symbol.h"
+
+/* What a function of the profile stands for. */
+enum pv_func_kind {
+	PV_FUNC_PLAIN,  /* a function of the program */
+	PV_FUNC_SIGNAL, /* a signal's delivery: its handlers ran under it */
+	PV_FUNC_WAIT,   /* a wait in libc: its self is blocked time */
+};
+
+/* Costs are in output units. self and total have the hooks' own cost taken
+ * out when the run was compensated (raw_self, raw_total never). */
+struct pv_rfunc {
+	int id;
+	void *fn; /* its address, the key of the profile's tables */
+	struct pv_symbol sym;
+	enum pv_func_kind kind;
+	uint64_t calls;
+	uint64_t self[PV_MAX_EVENTS];
+	uint64_t total[PV_MAX_EVENTS];
+	uint64_t raw_self[PV_MAX_EVENTS];
+	uint64_t raw_total[PV_MAX_EVENTS];
+	unsigned copies; /* in a graph's view: how many copies it stands for (copies.h) */
+};
+
+struct pv_rarc {
+	int caller; /* function id, or -1 for calls from uninstrumented code */
+	int callee;
+	uint64_t calls;
+	uint64_t nested_calls; /* calls into an open activation of the callee */
+	uint64_t total[PV_MAX_EVENTS];
+	uint64_t raw_total[PV_MAX_EVENTS];
+};
+
+/* A call path (flame graphs, call trees): its function and its parent path. */
+struct pv_rpath {
+	int parent; /* index in paths[], or -1 at the root */
+	int func;   /* function id */
+	uint64_t calls;
+	uint64_t self[PV_MAX_EVENTS];
+	uint64_t total[PV_MAX_EVENTS];
+	uint64_t raw_self[PV_MAX_EVENTS];
+};
+
+/* One thread: its run in output units, and its wall and CPU time. */
+struct pv_rthread {
+	pid_t tid;
+	uint64_t calls;
+	uint64_t total[PV_MAX_EVENTS];     /* compensated, as the functions' */
+	uint64_t raw_total[PV_MAX_EVENTS];
+	double cpu_seconds; /* -1: unknown */
+	double wall_seconds;
+};
+
+/* A process whose profile went into a merged one. */
+struct pv_rprocess {
+	char *program;
+	int pid;
+	char *from; /* the file it was read from, or NULL */
+};
+
+struct pv_report {
+	const char *program;     /* the executable's path */
+	int pid;
+	unsigned nev;
+	const struct pv_event_desc *events;
+	double multiplexed[PV_MAX_EVENTS]; /* running / enabled; 1 when never multiplexed */
+	uint64_t run_total[PV_MAX_EVENTS]; /* sum of the root arcs = sum of selves */
+	uint64_t raw_run_total[PV_MAX_EVENTS];
+	int compensated;                   /* the hooks' cost was taken out */
+	double caller_cost[PV_MAX_EVENTS]; /* the calibrated overhead per call, output units */
+	double caller_miss_cost[PV_MAX_EVENTS];
+	double callee_cost[PV_MAX_EVENTS];
+	double callee_span[PV_MAX_EVENTS]; /* the stand-in callee's self per call (compensate.h) */
+	uint64_t clamped[PV_MAX_EVENTS];   /* overhead left in: selves too small to take it */
+	uint64_t threads;
+	uint64_t stray_exits, resyncs;
+	struct pv_losses losses;
+	uint64_t lost_records; /* arcs and paths left out: their functions were lost */
+	double wall_seconds;
+	double node_threshold, edge_threshold; /* percent */
+	/* How a graph shows it (0 each for the runtime's own): */
+	unsigned max_nodes;  /* the hottest this many at most, said in the caption */
+	int colour_by_self;  /* boxes coloured by self share, not total */
+	const char *view;    /* a caption line saying what part this is, or NULL */
+	unsigned n_funcs, n_arcs;
+	struct pv_rfunc *funcs; /* id i at index i, hottest first */
+	struct pv_rarc *arcs;   /* hottest first */
+	unsigned n_paths;
+	struct pv_rpath *paths; /* every path after its parent */
+	unsigned n_thread_list;
+	struct pv_rthread *thread_list; /* in the order they were merged */
+	unsigned n_processes;           /* 0 for one process's own run */
+	const struct pv_rprocess *processes; /* not freed with the report */
+};
+
+/* How a report names the functions of a profile (the runtime's namer reads
+ * its process's symbols, and knows its own stand-in addresses). */
+struct pv_namer {
+	/* Fill sym for fn (strings malloc'd); what fn stands for. */
+	enum pv_func_kind (*name)(void *arg, void *fn, struct pv_symbol *sym);
+	/* For a function of an object unloaded, then loaded again where it was:
+	 * its address now, so its calls add up with the reloaded object's
+	 * (NULL: none is). May be NULL. */
+	pv_rekey_fn *reloaded;
+	void *arg;
+};
+
+/* The report of p, named by names, its raw counts compensated for overhead
+ * (if calibrated) and converted by conv (r->events set by the caller). 0,
+ * or -1 when memory ran out. */
+int pv_report_build(struct pv_report *r, const struct pv_profile *p,
+		    const struct pv_namer *names, const struct pv_conversion *conv,
+		    const struct pv_overhead *overhead);
+void pv_report_free(struct pv_report *r);
+
+/* Functions hottest first, ids their positions, and everything that refers
+ * to them renumbered; arcs hottest first. (Ids on entry: positions.) 0, or
+ * -1 when memory ran out. */
+int pv_report_sort(struct pv_report *r);
+
+/* The index of the event named name in r, or -1. */
+int pv_report_event(const struct pv_report *r, const char *name);
+
+/* Say on stderr, in one line, what the profile is missing, if anything. */
+void pv_report_warn_losses(const struct pv_report *r);
+
+#endif /* PV_REPORT_H */

@@ -1,0 +1,196 @@
+#include "output/config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "output/format.h"
+
+static int parse_flag(const char *name, const char *value, int fallback)
+{
+	if (!value || !*value)
+		return fallback;
+	if (!strcmp(value, "0"))
+		return 0;
+	if (!strcmp(value, "1"))
+		return 1;
+	pv_log("%s='%s' is not 0 or 1; using %d", name, value, fallback);
+	return fallback;
+}
+
+static double parse_percent(const char *name, const char *value, double fallback)
+{
+	if (!value)
+		return fallback;
+	char *end;
+	errno = 0;
+	double d = strtod(value, &end);
+	if (end != value && *end == '%')
+		end++; /* "0.5%" says what the value is, as the README does */
+	if (end == value || *end || errno || !isfinite(d) || d < 0 || d > 100) {
+		pv_log("%s='%s' is not a percentage from 0 to 100; using %g", name, value,
+		       fallback);
+		return fallback;
+	}
+	return d;
+}
+
+/* A whole number from 0 to max; what says what it counts, for the message. */
+static unsigned parse_whole(const char *name, const char *value, unsigned long max,
+			    const char *what, unsigned fallback)
+{
+	if (!value || !*value)
+		return fallback;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(value, &end, 10);
+	if (*end || errno || value[0] == '-' || v > max) {
+		pv_log("%s='%s' is not %s from 0 to %lu; using %u", name, value, what, max,
+		       fallback);
+		return fallback;
+	}
+	return (unsigned)v;
+}
+
+static int template_ok(const char *path)
+{
+	for (const char *s = path; *s; s++) {
+		if (*s != '%')
+			continue;
+		s++;
+		if (*s != 'p' && *s != 'h' && *s != '%')
+			return 0;
+	}
+	return 1;
+}
+
+/* Read one item of PROFVIZ_OUTPUT into o. NULL if it is usable, else why
+ * not, as the end of a message that has named the variable and value. */
+static const char *parse_output(const char *item, size_t len, struct pv_output *o, char *why,
+				size_t why_size)
+{
+	if (len == 0)
+		return " has an empty item";
+	if (len >= sizeof(o->path))
+		return " has a file name that is too long";
+	memcpy(o->path, item, len);
+	o->path[len] = '\0';
+	snprintf(o->given, sizeof(o->given), "%.*s", (int)sizeof(o->given) - 1, o->path);
+	o->format = pv_output_format_of(o->path);
+	if (!o->format) {
+		char extensions[120];
+		pv_output_extensions(extensions, sizeof(extensions));
+		snprintf(why, why_size, ": '%.256s' does not end in %s", o->path, extensions);
+		return why;
+	}
+	if (!template_ok(o->path)) {
+		snprintf(why, why_size, ": '%.256s' has a %% other than %%p, %%h or %%%%", o->path);
+		return why;
+	}
+	return NULL;
+}
+
+static void parse_outputs(struct pv_config *c, const char *value)
+{
+	static const char name[] = "PROFVIZ_OUTPUT";
+	/* A bad item's message ends in what is written instead, which is known
+	 * only once every item has been read: it waits here until the next. */
+	char pending[1024] = "";
+	int empty_seen = 0;
+	c->n_outputs = 0;
+	for (const char *item = value; item;) {
+		size_t len = strcspn(item, ",");
+		const char *next = item[len] ? item + len + 1 : NULL;
+		if (len && c->n_outputs == PV_MAX_OUTPUTS) {
+			if (pending[0])
+				pv_log("%s; it is ignored", pending);
+			pending[0] = '\0';
+			pv_log("%s='%.256s' names more than %d files; the rest are ignored", name, value,
+			       PV_MAX_OUTPUTS);
+			break;
+		}
+		struct pv_output o;
+		char why[400];
+		const char *problem = parse_output(item, len, &o, why, sizeof(why));
+		item = next;
+		if (!problem) {
+			c->outputs[c->n_outputs++] = o;
+			continue;
+		}
+		if (len == 0 && empty_seen++)
+			continue; /* one message says there are empty items */
+		if (pending[0])
+			pv_log("%s; it is ignored", pending);
+		snprintf(pending, sizeof(pending), "%s='%.256s'%s", name, value, problem);
+	}
+	if (pending[0])
+		pv_log("%s; %s", pending, c->n_outputs ? "it is ignored" : "writing " PV_DEFAULT_OUTPUT);
+	if (c->n_outputs == 0) {
+		struct pv_output *o = &c->outputs[0];
+		strcpy(o->path, PV_DEFAULT_OUTPUT);
+		strcpy(o->given, PV_DEFAULT_OUTPUT);
+		o->format = pv_output_format_of(PV_DEFAULT_OUTPUT);
+		c->n_outputs = 1;
+	}
+}
+
+void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
+{
+	memset(c, 0, sizeof(*c));
+	c->quiet = parse_flag("PROFVIZ_QUIET", get("PROFVIZ_QUIET"), 0);
+	c->disabled = parse_flag("PROFVIZ_DISABLE", get("PROFVIZ_DISABLE"), 0);
+	c->children = parse_flag("PROFVIZ_CHILDREN", get("PROFVIZ_CHILDREN"), 1);
+	c->compensate = parse_flag("PROFVIZ_COMPENSATE", get("PROFVIZ_COMPENSATE"), 1);
+	/* At most a day. */
+	c->progress = parse_whole("PROFVIZ_PROGRESS", get("PROFVIZ_PROGRESS"), 86400,
+				  "a number of seconds", 0);
+	c->debug = parse_whole("PROFVIZ_DEBUG", get("PROFVIZ_DEBUG"), PV_DEBUG_MAX,
+			       "a debug level", 0);
+	c->node_threshold = parse_percent("PROFVIZ_NODE_THRESHOLD",
+					  get("PROFVIZ_NODE_THRESHOLD"),
+					  PV_DEFAULT_NODE_THRESHOLD);
+	c->edge_threshold = parse_percent("PROFVIZ_EDGE_THRESHOLD",
+					  get("PROFVIZ_EDGE_THRESHOLD"),
+					  PV_DEFAULT_EDGE_THRESHOLD);
+	const char *output = get("PROFVIZ_OUTPUT");
+	if (secure && output) {
+		pv_log("PROFVIZ_OUTPUT is ignored in a setuid/setgid program; writing %s",
+		       PV_DEFAULT_OUTPUT);
+		output = NULL;
+	}
+	parse_outputs(c, output);
+	const char *events = get("PROFVIZ_EVENTS");
+	if (events && strlen(events) >= sizeof(c->events)) {
+		pv_log("PROFVIZ_EVENTS is longer than %zu characters; using the default",
+		       sizeof(c->events) - 1);
+		events = NULL;
+	}
+	if (events)
+		strcpy(c->events, events);
+}
+
+void pv_config_anchor_outputs(struct pv_config *c, const char *dir)
+{
+	for (unsigned i = 0; i < c->n_outputs; i++) {
+		struct pv_output *o = &c->outputs[i];
+		char joined[PATH_MAX];
+		if (o->path[0] == '/')
+			continue;
+		/* A literal % in the directory must not read as %p or %h. */
+		size_t n = 0;
+		for (const char *d = dir; *d && n + 2 < sizeof(joined); d++) {
+			if (*d == '%')
+				joined[n++] = '%';
+			joined[n++] = *d;
+		}
+		if (n + 1 + strlen(o->path) + 1 > sizeof(joined))
+			continue;
+		joined[n++] = '/';
+		strcpy(joined + n, o->path);
+		strcpy(o->path, joined);
+	}
+}

@@ -1,0 +1,45 @@
+/*
+ * config.h — the PROFVIZ_* environment, read once at start-up.
+ *
+ * A bad value is never fatal: it is reported once, naming the variable and
+ * the value, and the documented default is used instead.
+ */
+#ifndef PV_CONFIG_H
+#define PV_CONFIG_H
+
+#include <limits.h>
+
+#include "output/file.h"
+
+#define PV_MAX_OUTPUTS 8
+
+struct pv_config {
+	int quiet;                  /* PROFVIZ_QUIET=1: no start-up line */
+	int disabled;               /* PROFVIZ_DISABLE=1: hooks do nothing */
+	unsigned n_outputs;
+	struct pv_output outputs[PV_MAX_OUTPUTS];
+	double node_threshold;      /* percent of the run below which nodes are hidden */
+	double edge_threshold;      /* same for arcs */
+	char events[1024];          /* PROFVIZ_EVENTS as given, parsed by events.c */
+	int children;               /* PROFVIZ_CHILDREN=0: forked children do not profile */
+	int compensate;             /* PROFVIZ_COMPENSATE=0: the hooks' cost is left in */
+	unsigned progress;          /* PROFVIZ_PROGRESS=N: a line every N s; 0: none */
+	unsigned debug;             /* PROFVIZ_DEBUG=1..3: debug lines (base/log.h) */
+};
+
+#define PV_DEFAULT_OUTPUT "prof.dot"
+#define PV_DEFAULT_NODE_THRESHOLD 0.5
+#define PV_DEFAULT_EDGE_THRESHOLD 0.1
+
+typedef const char *pv_getenv_fn(const char *name);
+
+/* Fill c from the environment seen through get. secure: ignore path
+ * variables, as for setuid programs. Problems go to pv_log. */
+void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure);
+
+/* Make relative output names relative to dir (the directory the program
+ * started in), so that a program that changes directory still writes where
+ * it was started. A name that would not fit is left as it was. */
+void pv_config_anchor_outputs(struct pv_config *c, const char *dir);
+
+#endif /* PV_CONFIG_H */

@@ -1,0 +1,387 @@
+/*
+ * dot.c — the call graph for graphviz.
+ *
+ * A node per function (name, total %, self %, calls), coloured from cold blue
+ * to hot red by its share of the run; an edge per arc, coloured on the same
+ * scale and thickened by its share of the run, so the hot path is the
+ * reddest and thickest chain, and labelled with that share, the share of
+ * the caller's total spent through it, and its calls. Nodes and arcs under
+ * the thresholds are left out, and the graph's label says how much was.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/copies.h"
+#include "output/dotstyle.h"
+#include "output/format.h"
+#include "base/paths.h"
+#include "model/trust.h"
+
+#define PV_DOT_NAME_MAX 160    /* characters of a name shown in a box */
+#define PV_DOT_TOOLTIP_MAX 2000 /* graphviz limits a string to 16 KB */
+
+static double clamp01(double w)
+{
+	return w < 0 ? 0 : w > 1 ? 1 : w;
+}
+
+/* Cold (dark blue) to hot (red), as graphs of this kind are usually read. */
+static void node_colour(double w, char hex[8])
+{
+	w = clamp01(w);
+	pv_hsl_to_hex(2 / 3.0 * (1 - w), 0.8 + 0.2 * w, 0.25 + 0.25 * w, hex);
+}
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part / (double)whole : 0;
+}
+
+/* What the thresholds leave in the graph, and how much they hide. */
+struct selection {
+	char *shown; /* by function id */
+	char *ambiguous; /* by function id: another function has its name */
+	double edge_min; /* an arc's least share of the run */
+	unsigned hidden_funcs, hidden_arcs;
+	uint64_t hidden_self;
+	unsigned capped; /* functions above the threshold left out by the cap */
+};
+
+/* Arcs whose every call entered an open activation of the callee (its
+ * recursion) have no total of their own; they are shown (dashed) whenever
+ * both ends are, since their call counts matter. An arc that merely cost
+ * nothing of the first event is an ordinary arc. */
+static int arc_is_nested(const struct pv_rarc *a)
+{
+	return a->caller >= 0 && a->calls > 0 && a->nested_calls == a->calls;
+}
+
+static int arc_shown(const struct pv_report *r, const struct pv_rarc *a,
+		     const struct selection *sel)
+{
+	const uint64_t run = r->run_total[0];
+	if (!sel->shown[a->callee] || (a->caller >= 0 && !sel->shown[a->caller]))
+		return 0;
+	return arc_is_nested(a) || !run || share(a->total[0], run) >= sel->edge_min;
+}
+
+/* Apply the thresholds. 0, or -1 out of memory; free sel->shown after. */
+static int select_shown(const struct pv_report *r, struct selection *sel)
+{
+	const uint64_t run = r->run_total[0];
+	const double node_min = r->node_threshold / 100.0;
+	memset(sel, 0, sizeof(*sel));
+	sel->edge_min = r->edge_threshold / 100.0;
+	sel->shown = calloc(r->n_funcs ? r->n_funcs : 1, 1);
+	if (!sel->shown)
+		return -1;
+	unsigned shown = 0;
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		/* An empty run hides nothing: there is no share to judge by. */
+		sel->shown[i] = run ? share(r->funcs[i].total[0], run) >= node_min : 1;
+		/* Functions come hottest first: the cap keeps the hottest. */
+		if (sel->shown[i] && r->max_nodes && shown++ >= r->max_nodes) {
+			sel->shown[i] = 0;
+			sel->capped++;
+		}
+		if (!sel->shown[i]) {
+			sel->hidden_funcs++;
+			sel->hidden_self += r->funcs[i].self[0];
+		}
+	}
+	for (unsigned i = 0; i < r->n_arcs; i++)
+		sel->hidden_arcs += !arc_shown(r, &r->arcs[i], sel);
+	return 0;
+}
+
+/* Whether the hooks' own cost was taken out, and how much per call. */
+static void write_compensation(FILE *out, const struct pv_report *r)
+{
+	if (!r->compensated) {
+		fputs("\\lcosts include the hooks' own (not compensated)", out);
+		return;
+	}
+	int time = pv_event_is_time(&r->events[0]);
+	fprintf(out, "\\lcompensated: %.1f%s per call of the hooks' own cost taken out (raw total ",
+		r->caller_cost[0] + r->callee_cost[0], time ? " ns" : "");
+	pv_dot_amount(out, r->raw_run_total[0], &r->events[0]);
+	fputc(')', out);
+	if (r->clamped[0]) {
+		fputs("; ", out);
+		pv_dot_amount(out, r->clamped[0], &r->events[0]);
+		fputs(" left in, where a self was smaller", out);
+	}
+	char doubt[256];
+	if (pv_doubt_text(r, 0, doubt, sizeof(doubt))) {
+		fputs("\\l", out);
+		pv_dot_text(out, doubt, sizeof(doubt));
+	}
+}
+
+/* The graph's caption: program, events, run total, legend, and what the
+ * thresholds hid. */
+#define PV_DOT_THREADS_SHOWN 8
+
+static int thread_hotter(const void *x, const void *y)
+{
+	const struct pv_rthread *a = *(const struct pv_rthread *const *)x;
+	const struct pv_rthread *b = *(const struct pv_rthread *const *)y;
+	return a->total[0] != b->total[0] ? (a->total[0] < b->total[0] ? 1 : -1) : 0;
+}
+
+/* Several threads are summed into one graph: say so, with each one's run
+ * (in the first event) and its wall and CPU time, so that a thread that
+ * mostly waited stands out. */
+static void write_threads(FILE *out, const struct pv_report *r)
+{
+	if (r->n_thread_list < 2)
+		return;
+	const struct pv_rthread **order = malloc(r->n_thread_list * sizeof(*order));
+	if (!order)
+		return;
+	for (unsigned i = 0; i < r->n_thread_list; i++)
+		order[i] = &r->thread_list[i];
+	qsort(order, r->n_thread_list, sizeof(*order), thread_hotter);
+	fputs("\\lthreads, summed in this graph:", out);
+	for (unsigned i = 0; i < r->n_thread_list && i < PV_DOT_THREADS_SHOWN; i++) {
+		const struct pv_rthread *t = order[i];
+		fprintf(out, "\\l  thread %d: ", (int)t->tid);
+		pv_dot_amount(out, t->total[0], &r->events[0]);
+		fprintf(out, ", %.3f s wall", t->wall_seconds);
+		if (t->cpu_seconds >= 0)
+			fprintf(out, ", %.3f s CPU", t->cpu_seconds);
+	}
+	if (r->n_thread_list > PV_DOT_THREADS_SHOWN)
+		fprintf(out, "\\l  and %u more (the JSON lists all)",
+			r->n_thread_list - PV_DOT_THREADS_SHOWN);
+	free(order);
+}
+
+static void write_graph_label(FILE *out, const struct pv_report *r, const struct selection *sel)
+{
+	pv_dot_text(out, pv_path_base(r->program), 256);
+	fprintf(out, " (pid %d)\\l", r->pid);
+	fputs("event: ", out);
+	pv_dot_text(out, r->events[0].name, 128);
+	fprintf(out, " [%s] via %s", pv_event_unit(&r->events[0]),
+		r->events[0].backend);
+	for (unsigned i = 1; i < r->nev; i++) {
+		fputs(", ", out);
+		pv_dot_text(out, r->events[i].name, 128);
+		fprintf(out, " via %s", r->events[i].backend);
+	}
+	fputs("\\ltotal: ", out);
+	pv_dot_amount(out, r->run_total[0], &r->events[0]);
+	fprintf(out, " over %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
+	for (unsigned i = 0; i < r->nev; i++) {
+		if (r->multiplexed[i] < 1.0) {
+			fputs("; ", out);
+			pv_dot_text(out, r->events[i].name, 128);
+			fprintf(out, " counted %.1f%% of the time (scaled)", 100 * r->multiplexed[i]);
+		}
+	}
+	write_compensation(out, r);
+	write_threads(out, r);
+	fputs("\\lbox: function / total % / (self %) / calls; "
+	      "arc: share of the run / of the caller's total / calls\\l", out);
+	fprintf(out, "thresholds: nodes %g%%, arcs %g%% of the run", r->node_threshold,
+		r->edge_threshold);
+	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs\\l", sel->hidden_funcs,
+		100 * share(sel->hidden_self, r->run_total[0]), sel->hidden_arcs);
+	if (sel->capped)
+		fprintf(out, "only the %u hottest functions shown: %u more are above the "
+			"threshold\\l", r->max_nodes, sel->capped);
+	if (r->colour_by_self)
+		fputs("boxes coloured by self share\\l", out);
+	if (r->view) {
+		pv_dot_text(out, r->view, 512);
+		fputs("\\l", out);
+	}
+}
+
+/* The oval that calls from uninstrumented code come from. */
+static void write_program_node(FILE *out, const struct pv_report *r)
+{
+	char hex[8];
+	node_colour(1.0, hex);
+	fprintf(out, "  root [label=\"");
+	pv_dot_text(out, pv_path_base(r->program), PV_DOT_NAME_MAX);
+	fputs(" (program)\\n100.00%\\n", out);
+	pv_dot_amount(out, r->run_total[0], &r->events[0]);
+	fprintf(out, "\", shape=oval, fillcolor=\"%s\", fontcolor=%s, tooltip=\"calls from "
+		"outside instrumented code\"];\n", hex, pv_text_colour(hex));
+}
+
+/* The box's text: [library], name, total %, (self %), calls, the other
+ * events' shares, and the IPC when both cycles and instructions were
+ * counted. */
+static void write_function_label(FILE *out, const struct pv_report *r, const struct pv_rfunc *f,
+				 int ambiguous)
+{
+	const uint64_t run = r->run_total[0];
+	const int cycles = pv_report_event(r, "cycles"), instructions = pv_report_event(r, "instructions");
+	if (f->sym.module[0] && strcmp(f->sym.module, r->program)) {
+		fputc('[', out);
+		pv_dot_text(out, pv_path_base(f->sym.module), 64);
+		fputs("]\\n", out);
+	}
+	pv_dot_short_name(out, f->sym.name, PV_DOT_NAME_MAX);
+	if (ambiguous && f->sym.file) { /* two boxes never look alike */
+		fputs("\\n", out);
+		pv_dot_text(out, pv_path_base(f->sym.file), 64);
+		fprintf(out, ":%d", f->sym.line);
+	} else if (ambiguous) {
+		fprintf(out, "\\n@%p", f->fn);
+	}
+	fprintf(out, "\\n%.2f%%\\n(%.2f%%)\\n%" PRIu64 "\xc3\x97", 100 * share(f->total[0], run),
+		100 * share(f->self[0], run), f->calls);
+	for (unsigned e = 1; e < r->nev; e++) {
+		fputs("\\n", out);
+		pv_dot_text(out, r->events[e].name, 40);
+		fprintf(out, ": %.2f%% (%.2f%%)", 100 * share(f->total[e], r->run_total[e]),
+			100 * share(f->self[e], r->run_total[e]));
+	}
+	if (cycles >= 0 && instructions >= 0 && f->total[cycles])
+		fprintf(out, "\\nIPC %.2f", (double)f->total[instructions] / (double)f->total[cycles]);
+}
+
+/* On hover: the full name, where it is defined, and the absolute amounts. */
+static void write_function_tooltip(FILE *out, const struct pv_report *r,
+				   const struct pv_rfunc *f)
+{
+	pv_dot_definition(out, &f->sym, PV_DOT_TOOLTIP_MAX);
+	if (f->copies > 1)
+		fprintf(out, "\\n%u copies of it (defined in a header, compiled into several "
+			"files), shown as one", f->copies);
+	fputs("\\ntotal ", out);
+	pv_dot_amount(out, f->total[0], &r->events[0]);
+	fputs(", self ", out);
+	pv_dot_amount(out, f->self[0], &r->events[0]);
+	if (r->compensated) {
+		fputs("\\nwith the hooks' own cost: total ", out);
+		pv_dot_amount(out, f->raw_total[0], &r->events[0]);
+		fputs(", self ", out);
+		pv_dot_amount(out, f->raw_self[0], &r->events[0]);
+	}
+}
+
+static void write_function_node(FILE *out, const struct pv_report *r, const struct pv_rfunc *f,
+				int ambiguous)
+{
+	char hex[8];
+	node_colour(share(r->colour_by_self ? f->self[0] : f->total[0], r->run_total[0]), hex);
+	fprintf(out, "  f%d [label=\"", f->id);
+	write_function_label(out, r, f, ambiguous);
+	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, tooltip=\"", hex, pv_text_colour(hex));
+	write_function_tooltip(out, r, f);
+	fputs("\"];\n", out);
+}
+
+/* Coloured and thickened by its share of the run, as the boxes are (the
+ * share of the caller alone would make a cold corner's only arc look hot);
+ * a nested arc is dashed, with its count only. */
+static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc *a)
+{
+	char hex[8];
+	double of_run = share(a->total[0], r->run_total[0]);
+	node_colour(of_run, hex);
+	if (a->caller < 0)
+		fputs("  root -> ", out);
+	else
+		fprintf(out, "  f%d -> ", a->caller);
+	if (arc_is_nested(a)) {
+		fprintf(out, "f%d [label=\"  %" PRIu64 "\xc3\x97\", style=dashed, color=\"%s\", "
+			"fontcolor=\"%s\", tooltip=\"nested in an activation of the callee: "
+			"no total of its own\"];\n", a->callee, a->calls, hex, hex);
+		return;
+	}
+	double width = fmax(4 * of_run, 0.5);
+	int has_caller = a->caller >= 0; /* not the program's own calls */
+	double of_caller = has_caller ? share(a->total[0], r->funcs[a->caller].total[0]) : 0;
+	/* Indented: graphviz sets edge labels flush against the line. */
+	fprintf(out, "f%d [label=\"  %.2f%%\\l", a->callee, 100 * of_run);
+	if (has_caller)
+		fprintf(out, "  %.1f%% of caller\\l", 100 * of_caller);
+	fprintf(out, "  %" PRIu64 "\xc3\x97\\l\", color=\"%s\", fontcolor=\"%s\", "
+		"penwidth=%.2f, arrowsize=%.2f, tooltip=\"%.2f%% of the run", a->calls, hex, hex,
+		width, 0.5 * sqrt(width) + 0.3, 100 * of_run);
+	if (has_caller)
+		fprintf(out, ", %.2f%% of the caller's total", 100 * of_caller);
+	if (a->nested_calls)
+		fprintf(out, "; %" PRIu64 " of the calls nested in an open activation of the "
+			"callee", a->nested_calls);
+	fputs("\"];\n", out);
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct pv_rfunc *a = *(const struct pv_rfunc *const *)x;
+	const struct pv_rfunc *b = *(const struct pv_rfunc *const *)y;
+	return strcmp(a->sym.name, b->sym.name);
+}
+
+/* Mark the functions whose name another function has too. 0, or -1. */
+static int mark_ambiguous(const struct pv_report *r, struct selection *sel)
+{
+	unsigned n = r->n_funcs;
+	const struct pv_rfunc **order = malloc((n ? n : 1) * sizeof(*order));
+	sel->ambiguous = calloc(n ? n : 1, 1);
+	if (!order || !sel->ambiguous) {
+		free(order);
+		return -1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		order[i] = &r->funcs[i];
+	qsort(order, n, sizeof(*order), by_name);
+	for (unsigned i = 1; i < n; i++)
+		if (!strcmp(order[i - 1]->sym.name, order[i]->sym.name))
+			sel->ambiguous[order[i - 1]->id] = sel->ambiguous[order[i]->id] = 1;
+	free(order);
+	return 0;
+}
+
+static int write_graph(FILE *out, const struct pv_report *r);
+
+int pv_write_dot(FILE *out, const struct pv_report *r)
+{
+	struct pv_report view;
+	if (pv_copies_merge(r, &view) < 0)
+		return -1;
+	int rc = write_graph(out, &view);
+	pv_copies_free(&view);
+	return rc;
+}
+
+/* The graph of r, whose functions are one per source definition. */
+static int write_graph(FILE *out, const struct pv_report *r)
+{
+	struct selection sel;
+	if (select_shown(r, &sel) < 0)
+		return -1;
+	if (mark_ambiguous(r, &sel) < 0) {
+		free(sel.shown);
+		free(sel.ambiguous);
+		return -1;
+	}
+	fputs("digraph profviz {\n", out);
+	fputs("  graph [fontname=\"Arial\", nodesep=0.125, ranksep=0.25, labelloc=t, "
+	      "labeljust=l, fontsize=10, label=\"", out);
+	write_graph_label(out, r, &sel);
+	fputs("\"];\n", out);
+	fputs("  node [fontname=\"Arial\", shape=box, style=filled, fontcolor=white, "
+	      "fontsize=10, width=0, height=0];\n", out);
+	fputs("  edge [fontname=\"Arial\", fontsize=9];\n", out);
+	write_program_node(out, r);
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		if (sel.shown[i])
+			write_function_node(out, r, &r->funcs[i], sel.ambiguous[i]);
+	for (unsigned i = 0; i < r->n_arcs; i++)
+		if (arc_shown(r, &r->arcs[i], &sel))
+			write_arc(out, r, &r->arcs[i]);
+	fputs("}\n", out);
+	free(sel.shown);
+	free(sel.ambiguous);
+	return ferror(out) ? -1 : 0;
+}

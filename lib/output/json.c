@@ -1,0 +1,179 @@
+/* json.c — the machine-readable profile, schema "profviz-1" (see README).
+ * Revisions only add fields, so a reader of an older revision reads a newer
+ * file; "revision" says which fields to expect. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "output/format.h"
+#include "base/utf8.h"
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	pv_json_text(out, s);
+	fputc('"', out);
+}
+
+/* prefix (the field's name, with its comma), then one number per event. */
+static void json_values(FILE *out, const char *prefix, const uint64_t *v, unsigned n)
+{
+	fputs(prefix, out);
+	fputc('[', out);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(out, "%s%" PRIu64, i ? "," : "", v[i]);
+	fputc(']', out);
+}
+
+static void json_reals(FILE *out, const char *prefix, const double *v, unsigned n)
+{
+	fputs(prefix, out);
+	fputc('[', out);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(out, "%s%.4f", i ? "," : "", v[i]);
+	fputc(']', out);
+}
+
+/* Whether the hooks' cost was taken out, and the figures it was done with. */
+static void json_compensation(FILE *out, const struct pv_report *r)
+{
+	fprintf(out, ",\"compensated\":%s", r->compensated ? "true" : "false");
+	json_values(out, ",\"raw_run_total\":", r->raw_run_total, r->nev);
+	if (!r->compensated)
+		return;
+	json_reals(out, ",\"overhead\":{\"caller\":", r->caller_cost, r->nev);
+	json_reals(out, ",\"caller_miss\":", r->caller_miss_cost, r->nev);
+	json_reals(out, ",\"callee\":", r->callee_cost, r->nev);
+	json_reals(out, ",\"callee_span\":", r->callee_span, r->nev);
+	json_values(out, "},\"clamped\":", r->clamped, r->nev);
+}
+
+/* The calling-context tree, each path after its parent (revision 2). */
+static void write_paths(FILE *out, const struct pv_report *r)
+{
+	fputs("],\n\"paths\":[", out);
+	for (unsigned i = 0; i < r->n_paths; i++) {
+		const struct pv_rpath *p = &r->paths[i];
+		fputs(i ? ",\n" : "\n", out);
+		if (p->parent < 0)
+			fputs("{\"parent\":null", out);
+		else
+			fprintf(out, "{\"parent\":%d", p->parent);
+		fprintf(out, ",\"function\":%d,\"calls\":%" PRIu64, p->func, p->calls);
+		json_values(out, ",\"self\":", p->self, r->nev);
+		json_values(out, ",\"total\":", p->total, r->nev);
+		json_values(out, ",\"raw_self\":", p->raw_self, r->nev);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+/* A merged profile's sources (revision 2); one run's has none. */
+static void write_processes(FILE *out, const struct pv_report *r)
+{
+	if (!r->n_processes)
+		return;
+	fputs(",\n\"processes\":[", out);
+	for (unsigned i = 0; i < r->n_processes; i++) {
+		const struct pv_rprocess *p = &r->processes[i];
+		fputs(i ? ",\n{\"program\":" : "\n{\"program\":", out);
+		json_string(out, p->program);
+		fprintf(out, ",\"pid\":%d", p->pid);
+		if (p->from) {
+			fputs(",\"from\":", out);
+			json_string(out, p->from);
+		}
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+int pv_write_json(FILE *out, const struct pv_report *r)
+{
+	fprintf(out, "{\"format\":\"profviz-1\",\"revision\":%d,\"program\":", PV_JSON_REVISION);
+	json_string(out, r->program);
+	fprintf(out, ",\"pid\":%d,\"events\":[", r->pid);
+	for (unsigned i = 0; i < r->nev; i++) {
+		fputs(i ? "," : "", out);
+		json_string(out, r->events[i].name);
+	}
+	fputs("],\"backends\":[", out);
+	for (unsigned i = 0; i < r->nev; i++) {
+		fputs(i ? "," : "", out);
+		json_string(out, r->events[i].backend);
+	}
+	fputs("],\"units\":[", out);
+	for (unsigned i = 0; i < r->nev; i++) {
+		fputs(i ? "," : "", out);
+		json_string(out, pv_event_unit(&r->events[i]));
+	}
+	fputs("],\"kinds\":[", out);
+	for (unsigned i = 0; i < r->nev; i++) {
+		fputs(i ? "," : "", out);
+		json_string(out, pv_event_kind_name(r->events[i].kind));
+	}
+	fputs("],\"running_ratio\":[", out);
+	for (unsigned i = 0; i < r->nev; i++)
+		fprintf(out, "%s%.6g", i ? "," : "", r->multiplexed[i]);
+	json_values(out, "],\"run_total\":", r->run_total, r->nev);
+	json_compensation(out, r);
+	fprintf(out,
+		",\"threads\":%" PRIu64 ",\"wall_seconds\":%.9f,\"stray_exits\":%" PRIu64
+		",\"resyncs\":%" PRIu64 ",\"losses\":{\"unrecorded_calls\":%" PRIu64
+		",\"merge_failures\":%" PRIu64 ",\"lost_records\":%" PRIu64
+		",\"counters_lost\":%" PRIu64 ",\"rekeys_incomplete\":%" PRIu64
+		"},\n\"functions\":[",
+		r->threads, r->wall_seconds, r->stray_exits, r->resyncs, r->losses.unrecorded_calls,
+		r->losses.merge_failures, r->lost_records, r->losses.counters_lost,
+		r->losses.rekeys_incomplete);
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		const struct pv_rfunc *f = &r->funcs[i];
+		fprintf(out, "%s\n{\"id\":%d,\"name\":", i ? "," : "", f->id);
+		json_string(out, f->sym.name);
+		fputs(",\"module\":", out);
+		json_string(out, f->sym.module);
+		/* Where it ran: copies of one header function share name and line. */
+		fprintf(out, ",\"address\":\"0x%" PRIxPTR "\"", (uintptr_t)f->fn);
+		if (f->sym.file) {
+			fputs(",\"file\":", out);
+			json_string(out, f->sym.file);
+			fprintf(out, ",\"line\":%d", f->sym.line);
+		}
+		fprintf(out, ",\"calls\":%" PRIu64, f->calls);
+		json_values(out, ",\"self\":", f->self, r->nev);
+		json_values(out, ",\"total\":", f->total, r->nev);
+		json_values(out, ",\"raw_self\":", f->raw_self, r->nev);
+		json_values(out, ",\"raw_total\":", f->raw_total, r->nev);
+		fputc('}', out);
+	}
+	fputs("],\n\"per_thread\":[", out);
+	for (unsigned i = 0; i < r->n_thread_list; i++) {
+		const struct pv_rthread *t = &r->thread_list[i];
+		fprintf(out, "%s\n{\"tid\":%d,\"calls\":%" PRIu64, i ? "," : "", (int)t->tid,
+			t->calls);
+		json_values(out, ",\"total\":", t->total, r->nev);
+		json_values(out, ",\"raw_total\":", t->raw_total, r->nev);
+		if (t->cpu_seconds >= 0)
+			fprintf(out, ",\"cpu_seconds\":%.6f", t->cpu_seconds);
+		else
+			fputs(",\"cpu_seconds\":null", out);
+		fprintf(out, ",\"wall_seconds\":%.6f}", t->wall_seconds);
+	}
+	fputs("],\n\"arcs\":[", out);
+	for (unsigned i = 0; i < r->n_arcs; i++) {
+		const struct pv_rarc *a = &r->arcs[i];
+		fputs(i ? ",\n" : "\n", out);
+		if (a->caller < 0)
+			fputs("{\"caller\":null", out);
+		else
+			fprintf(out, "{\"caller\":%d", a->caller);
+		fprintf(out, ",\"callee\":%d,\"calls\":%" PRIu64 ",\"nested_calls\":%" PRIu64,
+			a->callee, a->calls, a->nested_calls);
+		json_values(out, ",\"total\":", a->total, r->nev);
+		json_values(out, ",\"raw_total\":", a->raw_total, r->nev);
+		fputc('}', out);
+	}
+	write_paths(out, r);
+	write_processes(out, r);
+	fputs("}\n", out);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,475 @@
+#define _GNU_SOURCE
+#include "runtime/counters.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/arch.h"
+#include "runtime/fds.h"
+#include "base/log.h"
+#include "runtime/rdpmc.h"
+#include "runtime/smallfile.h"
+#include "runtime/thread.h"
+
+const char *pv_backend_name(enum pv_backend b)
+{
+	switch (b) {
+	case PV_BACKEND_RDPMC: return "rdpmc";
+	case PV_BACKEND_READ: return "read";
+	default: return "tsc";
+	}
+}
+
+static enum pv_event_kind kind_of(const struct pv_event *e)
+{
+	if (e->is_tsc)
+		return PV_EVENT_TIME;
+	if (e->type == PERF_TYPE_SOFTWARE)
+		return e->config == PERF_COUNT_SW_TASK_CLOCK || e->config == PERF_COUNT_SW_CPU_CLOCK
+			       ? PV_EVENT_TIME
+			       : PV_EVENT_COUNT;
+	return e->type == PERF_TYPE_HARDWARE && (e->config == PERF_COUNT_HW_CPU_CYCLES ||
+						  e->config == PERF_COUNT_HW_REF_CPU_CYCLES)
+		       ? PV_EVENT_CYCLES
+		       : PV_EVENT_COUNT;
+}
+
+void pv_counters_describe(const struct pv_event *e, struct pv_event_desc *d)
+{
+	pv_event_describe(d, e->name, kind_of(e), pv_backend_name(e->backend));
+}
+
+/* ---- from raw counts to output units ---- */
+
+static uint64_t run_start_clock, run_start_mono;
+
+void pv_counters_mark_start(void)
+{
+	run_start_clock = pv_arch_clock();
+	run_start_mono = pv_monotonic_ns();
+}
+
+void pv_counters_conversion(const struct pv_event_set *set, const uint64_t *enabled,
+			    const uint64_t *running, struct pv_conversion *out)
+{
+	uint64_t mono = pv_monotonic_ns();
+	while (mono - run_start_mono < 5000000)
+		mono = pv_monotonic_ns();
+	uint64_t ticks = pv_arch_clock() - run_start_clock;
+	double ns_per_tick = ticks ? (double)(mono - run_start_mono) / (double)ticks : 1.0;
+	out->wall_seconds = (double)(mono - run_start_mono) / 1e9;
+	for (unsigned i = 0; i < set->n; i++) {
+		int multiplexed = enabled[i] && running[i] < enabled[i];
+		out->running_ratio[i] = multiplexed ? (double)running[i] / (double)enabled[i] : 1.0;
+		if (set->ev[i].is_tsc)
+			out->factor[i] = ns_per_tick;
+		else if (multiplexed && running[i])
+			out->factor[i] = (double)enabled[i] / (double)running[i];
+		else
+			out->factor[i] = 1.0;
+	}
+}
+
+void pv_counters_plan(const struct pv_event_set *set, int *leader, unsigned *slot)
+{
+	int hw_leader = -1;
+	unsigned hw_members = 0;
+	for (unsigned i = 0; i < set->n; i++) {
+		const struct pv_event *e = &set->ev[i];
+		leader[i] = -1;
+		slot[i] = 0;
+		if (e->is_tsc)
+			continue;
+		if (e->type == PERF_TYPE_SOFTWARE) {
+			leader[i] = (int)i;
+			continue;
+		}
+		if (hw_leader < 0)
+			hw_leader = (int)i;
+		leader[i] = hw_leader;
+		slot[i] = hw_members++;
+	}
+}
+
+static long page_size(void)
+{
+	static long size;
+	if (!size)
+		size = sysconf(_SC_PAGESIZE);
+	return size;
+}
+
+static int perf_open(const struct pv_event *e, int group_fd, int leader)
+{
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = e->type;
+	attr.config = e->config;
+	attr.config1 = e->config1;
+	attr.config2 = e->config2;
+	/* User space only: what the profiled code itself costs, and what
+	 * perf_event_paranoid=2 (the usual default) allows; except for events
+	 * that only ever happen in the kernel. */
+	attr.exclude_kernel = !e->with_kernel;
+	attr.exclude_hv = 1;
+	if (leader)
+		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int hypervisor(void)
+{
+	/* The first processor's flags are near the start of the file. */
+	char text[16384];
+	if (pv_read_small_file("/proc/cpuinfo", text, sizeof(text)) <= 0)
+		return 0;
+	for (const char *line = text; line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (strncmp(line, "flags", 5))
+			continue;
+		const char *end = strchr(line, '\n');
+		const char *found = strstr(line, " hypervisor");
+		return found && (!end || found < end);
+	}
+	return 0;
+}
+
+/* Events that happen only in the kernel (the scheduler's): user space
+ * alone would always count 0. */
+static int only_in_kernel(const struct pv_event *e)
+{
+	return e->type == PERF_TYPE_SOFTWARE &&
+	       (e->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		e->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+		e->config == PERF_COUNT_SW_CGROUP_SWITCHES);
+}
+
+/* Why perf_event_open refused, in the user's terms. */
+static void explain(int err, const struct pv_event *e, char *out, size_t size)
+{
+	int paranoid = -9;
+	char text[32], *end;
+	if (pv_read_small_file("/proc/sys/kernel/perf_event_paranoid", text, sizeof(text)) > 0) {
+		long v = strtol(text, &end, 10);
+		if (end != text)
+			paranoid = (int)v;
+	}
+	int hw = e->type == PERF_TYPE_HARDWARE || e->type == PERF_TYPE_HW_CACHE ||
+		 e->type == PERF_TYPE_RAW;
+	if ((err == ENOENT || err == ENODEV || err == EOPNOTSUPP) && hw)
+		snprintf(out, size, "no PMU%s", hypervisor() ? " (virtualized)" : "");
+	else if ((err == EACCES || err == EPERM) && e->with_kernel)
+		snprintf(out, size, "it happens only in the kernel, which perf_event_paranoid=%d "
+			 "does not let this user count (needs 1 or less, or CAP_PERFMON)", paranoid);
+	else if (err == EACCES || err == EPERM)
+		snprintf(out, size, "not permitted (perf_event_paranoid=%d)", paranoid);
+	else if (err == ENOSYS)
+		snprintf(out, size, "perf_event_open is unavailable (seccomp?)");
+	else
+		snprintf(out, size, "%s", strerror(err));
+}
+
+/* What one read(2) of a group leader costs here: every hook pays it, and
+ * the user is told (the best of a few rounds: a round may be preempted). */
+static double read_cost_ns(int fd)
+{
+	uint64_t buf[2 + 2 * PV_MAX_EVENTS];
+	double best = 0;
+	for (int round = 0; round < 4; round++) {
+		uint64_t t0 = pv_monotonic_ns();
+		for (int i = 0; i < 8; i++)
+			if (read(fd, buf, sizeof(buf)) <= 0)
+				return 0;
+		double each = (double)(pv_monotonic_ns() - t0) / 8;
+		if (round == 0 || each < best)
+			best = each;
+	}
+	return best;
+}
+
+/* Which backend one event gets on this machine: rdpmc when its page allows
+ * user reads, else read(2), with what a read costs. -errno if it cannot be
+ * opened at all. */
+static int probe(struct pv_event *e, enum pv_backend *backend)
+{
+	int fd = perf_open(e, -1, 1);
+	if (fd < 0)
+		return -errno;
+	*backend = PV_BACKEND_READ;
+	struct perf_event_mmap_page *pc = mmap(NULL, (size_t)page_size(), PROT_READ, MAP_SHARED,
+					       fd, 0);
+	if (pc != MAP_FAILED) {
+		if ((pc->capabilities & PV_CAP_BIT0_IS_DEPRECATED) && pc->cap_user_rdpmc &&
+		    pc->index && pc->pmc_width && PV_ARCH_HAS_RDPMC)
+			*backend = PV_BACKEND_RDPMC;
+		munmap(pc, (size_t)page_size());
+	}
+	if (*backend == PV_BACKEND_READ)
+		e->read_ns = read_cost_ns(fd);
+	pv_sys_close(fd);
+	return 0;
+}
+
+static void append(char *buf, unsigned size, const char *fmt, const char *a, const char *b)
+{
+	size_t len = strlen(buf);
+	if (len < size)
+		snprintf(buf + len, size - len, fmt, a, b);
+}
+
+void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
+			unsigned summary_size)
+{
+	char why[160] = "";
+	unsigned kept = 0;
+	for (unsigned i = 0; i < set->n; i++) {
+		struct pv_event *e = &set->ev[i];
+		e->with_kernel = only_in_kernel(e);
+		if (!e->is_tsc) {
+			int err = probe(e, &e->backend);
+			if (err < 0) {
+				explain(-err, e, why, sizeof(why));
+				if (!defaulted)
+					pv_log("PROFVIZ_EVENTS: '%s' cannot be counted: %s; it is left out",
+					       e->name, why);
+				continue;
+			}
+		}
+		set->ev[kept++] = *e;
+	}
+	set->n = kept;
+	summary[0] = '\0';
+	if (kept == 0) {
+		memset(&set->ev[0], 0, sizeof(set->ev[0]));
+		strcpy(set->ev[0].name, "tsc");
+		set->ev[0].is_tsc = 1;
+		set->ev[0].backend = PV_BACKEND_TSC;
+		set->n = 1;
+		append(summary, summary_size, "events tsc (%s%s: using tsc)",
+		       defaulted ? "" : "no requested event can be counted; ", why);
+		return;
+	}
+	snprintf(summary, summary_size, "events ");
+	double per_hook = 0;
+	int hardware_group_read = 0;
+	for (unsigned i = 0; i < set->n; i++) {
+		const struct pv_event *e = &set->ev[i];
+		char backend[64];
+		snprintf(backend, sizeof(backend), "%s%s", pv_backend_name(e->backend),
+			 e->with_kernel ? ", kernel included" : "");
+		append(summary, summary_size, i ? ", %s (%s)" : "%s (%s)", e->name, backend);
+		/* One read per group per hook: hardware events share one, each
+		 * software event leads its own (pv_counters_plan). */
+		if (e->backend != PV_BACKEND_READ)
+			continue;
+		if (e->type == PERF_TYPE_SOFTWARE)
+			per_hook += e->read_ns;
+		else if (!hardware_group_read++)
+			per_hook += e->read_ns;
+	}
+	if (per_hook > 0) {
+		char cost[96];
+		snprintf(cost, sizeof(cost), "; a system call per hook: about %.1f us per call "
+			 "(tsc: about 0.015)", 2 * per_hook / 1000);
+		append(summary, summary_size, "%s%s", cost, "");
+	}
+}
+
+/* Move fd out of the program's way (fds.h) and record it as the runtime's;
+ * -1 with errno EMFILE, fd closed, when it has no room there. */
+static int adopt_fd(int fd)
+{
+	int moved = pv_fd_dup_private(fd);
+	int err = errno;
+	pv_sys_close(fd);
+	errno = err;
+	return moved;
+}
+
+int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set)
+{
+	memset(c, 0, sizeof(*c));
+	c->events = set;
+	c->n = set->n;
+	pv_counters_plan(set, c->leader, c->slot);
+	for (unsigned i = 0; i < set->n; i++)
+		c->fd[i] = -1;
+	for (unsigned i = 0; i < set->n; i++) {
+		const struct pv_event *e = &set->ev[i];
+		c->backend[i] = e->backend;
+		if (e->is_tsc)
+			continue;
+		int leads = c->leader[i] == (int)i;
+		int fd = perf_open(e, leads ? -1 : c->fd[c->leader[i]], leads);
+		if (fd >= 0)
+			fd = adopt_fd(fd);
+		if (fd < 0) {
+			int err = errno;
+			pv_counters_close(c);
+			return -err;
+		}
+		c->fd[i] = fd;
+		if (e->backend == PV_BACKEND_RDPMC) {
+			void *pc = mmap(NULL, (size_t)page_size(), PROT_READ, MAP_SHARED, c->fd[i], 0);
+			if (pc == MAP_FAILED)
+				c->backend[i] = PV_BACKEND_READ;
+			else
+				c->page[i] = pc;
+		}
+	}
+	return 0;
+}
+
+static void close_fd(struct pv_counters *c, unsigned i)
+{
+	/* Never a number the program has taken back. */
+	if (c->fd[i] >= 0 && pv_fd_is_ours(c->fd[i])) {
+		pv_fd_release(c->fd[i]);
+		pv_sys_close(c->fd[i]);
+	}
+	c->fd[i] = -1;
+}
+
+void pv_counters_close(struct pv_counters *c)
+{
+	for (unsigned i = 0; i < c->n; i++) {
+		if (c->page[i])
+			munmap(c->page[i], (size_t)page_size());
+		c->page[i] = NULL;
+	}
+	for (unsigned i = 0; i < c->n; i++) /* members before leaders */
+		if (c->leader[i] != (int)i)
+			close_fd(c, i);
+	for (unsigned i = 0; i < c->n; i++)
+		close_fd(c, i);
+}
+
+void pv_counters_forget_fd(struct pv_counters *c, int fd)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->fd[i] == fd) {
+			__atomic_store_n(&c->lost, 1, __ATOMIC_SEQ_CST);
+			pv_fd_release(fd);
+		}
+}
+
+/* The program closed some of our fds: reopen the group, and let every event
+ * continue from its last value, its times from theirs. */
+static PV_NOINLINE void recover(struct pv_thread *t)
+{
+	struct pv_counters *c = &t->counters;
+	const struct pv_event_set *set = c->events;
+	uint64_t enabled[PV_MAX_EVENTS], running[PV_MAX_EVENTS];
+	memcpy(enabled, c->enabled, sizeof(enabled));
+	memcpy(running, c->running, sizeof(running));
+	unsigned n = c->n;
+	pv_counters_close(c);
+	if (!set || pv_counters_open(c, set) < 0) {
+		/* For good: readings stay where they are, and the times counted so
+		 * far still scale what was read with them. */
+		memcpy(c->enabled, enabled, sizeof(enabled));
+		memcpy(c->running, running, sizeof(running));
+		c->n = n; /* with every descriptor -1: nothing is read or closed */
+		c->lost = 2;
+		return;
+	}
+	for (unsigned i = 0; i < c->n; i++) {
+		if (c->backend[i] != PV_BACKEND_TSC)
+			c->base[i] = t->last[i];
+		c->enabled[i] = c->enabled_base[i] = enabled[i];
+		c->running[i] = c->running_base[i] = running[i];
+	}
+}
+
+static void note_times(struct pv_counters *c, unsigned i, uint64_t enabled, uint64_t running)
+{
+	c->enabled[i] = c->enabled_base[i] + enabled;
+	c->running[i] = c->running_base[i] + running;
+}
+
+/* One read(2) of the group led by event lead; 0 on success. */
+static int read_group(struct pv_counters *c, int lead, uint64_t *values)
+{
+	uint64_t buf[3 + PV_MAX_EVENTS];
+	uint64_t enabled, running;
+	int saved_errno = errno;
+	ssize_t got = read(c->fd[lead], buf, sizeof(buf));
+	errno = saved_errno;
+	if (pv_group_parse(buf, got, PV_MAX_EVENTS, values, &enabled, &running) < 0)
+		return -1;
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->leader[i] == lead)
+			note_times(c, i, enabled, running);
+	return 0;
+}
+
+/* Every event's raw reading, never below its last one: a delta the hooks
+ * take can then never wrap around. */
+PV_INLINE void read_all(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc,
+			pv_clock_insn *clock, void *ctx)
+{
+	struct pv_counters *c = &t->counters;
+	uint64_t group[PV_MAX_EVENTS][PV_MAX_EVENTS];
+	signed char group_state[PV_MAX_EVENTS] = { 0 }; /* per leader: 1 read, -1 failed */
+	if (unlikely(__atomic_load_n(&c->lost, __ATOMIC_SEQ_CST))) {
+		int saved_errno = errno; /* a reopen's system calls */
+		if (c->lost == 1)
+			recover(t);
+		errno = saved_errno;
+		if (c->lost == 2) {
+			memcpy(now, t->last, t->nev * sizeof(uint64_t));
+			return;
+		}
+	}
+	for (unsigned i = 0; i < c->n; i++) {
+		uint64_t v = t->last[i]; /* when nothing can be read */
+		struct pv_rdpmc_sample s;
+		if (c->backend[i] == PV_BACKEND_TSC) {
+			v = clock(ctx);
+		} else if (c->page[i] &&
+			   likely(pv_rdpmc_read(c->page[i], rdpmc, clock, ctx, &s) == PV_RDPMC_OK)) {
+			v = c->base[i] + s.raw;
+			note_times(c, i, s.enabled, s.running);
+		} else {
+			/* No rdpmc, or not readable in user space right now: ask the kernel. */
+			int lead = c->leader[i];
+			if (group_state[lead] == 0)
+				group_state[lead] = read_group(c, lead, group[lead]) == 0 ? 1 : -1;
+			if (group_state[lead] > 0)
+				v = c->base[i] + group[lead][c->slot[i]];
+		}
+		now[i] = v >= t->last[i] ? v : t->last[i];
+	}
+}
+
+static uint64_t hw_rdpmc(void *ctx, uint32_t ecx)
+{
+	(void)ctx;
+	return pv_arch_rdpmc(ecx);
+}
+
+static uint64_t hw_clock(void *ctx)
+{
+	(void)ctx;
+	return pv_arch_clock();
+}
+
+void pv_counters_read(struct pv_thread *t, uint64_t *now)
+{
+	read_all(t, now, hw_rdpmc, hw_clock, NULL);
+}
+
+void pv_counters_read_simulated(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc,
+				pv_clock_insn *clock, void *ctx)
+{
+	read_all(t, now, rdpmc, clock, ctx);
+}

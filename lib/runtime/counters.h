@@ -1,0 +1,118 @@
+/*
+ * counters.h — what the hooks count, how each event is read, and what its
+ * readings mean in output units.
+ *
+ * Every event is read as one 64-bit raw running value per hook, which never
+ * goes down; the hooks only ever subtract two readings. Three backends:
+ *   tsc   — the time-stamp counter, in ticks;
+ *   rdpmc — a perf event read in user space through its mmap page (rdpmc.h);
+ *   read  — a perf event read with read(2) on its group leader's fd.
+ * Raw means unscaled: a multiplexed perf event counts only while it runs, and
+ * the scaling to its whole enabled time is applied once, to the run's sums,
+ * by pv_counters_conversion (with the TSC's ticks-to-ns calibration). The
+ * backend of each event is chosen once at start-up, and every thread opens
+ * its own group of perf events on its first hook.
+ */
+#ifndef PV_COUNTERS_H
+#define PV_COUNTERS_H
+
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#include "base/clock.h"
+#include "model/event.h"
+
+enum pv_backend {
+	PV_BACKEND_TSC,
+	PV_BACKEND_RDPMC,
+	PV_BACKEND_READ,
+};
+
+/* One event as the user named it, and how it is read here. */
+struct pv_event {
+	char name[128];
+	int is_tsc;
+	uint32_t type; /* perf_event_attr fields */
+	uint64_t config, config1, config2;
+	enum pv_backend backend;
+	int with_kernel; /* counted in the kernel too: it happens only there */
+	double read_ns;  /* read(2) backend: what one read cost at start-up */
+};
+
+struct pv_event_set {
+	unsigned n;
+	struct pv_event ev[PV_MAX_EVENTS];
+};
+
+/* A thread's open perf events. Hardware events form one group, so they are
+ * scheduled (and multiplexed) together; each software event leads a group
+ * of its own, because a group read does not bring a member from another
+ * software PMU up to date (task-clock under page-faults reads stale). */
+struct pv_counters {
+	const struct pv_event_set *events; /* what was opened, for a reopen */
+	unsigned n;                       /* events, in the set's order */
+	enum pv_backend backend[PV_MAX_EVENTS];
+	int fd[PV_MAX_EVENTS];            /* -1 for the TSC */
+	struct perf_event_mmap_page *page[PV_MAX_EVENTS];
+	int leader[PV_MAX_EVENTS];        /* the event leading event i's group, or -1 */
+	unsigned slot[PV_MAX_EVENTS];     /* index in that group's read(2) buffer */
+	int lost;                         /* the program closed one of our fds (2: for good) */
+	uint64_t base[PV_MAX_EVENTS];     /* added to readings: continuity over a reopen */
+	uint64_t enabled[PV_MAX_EVENTS];  /* time_enabled / time_running so far (ns), */
+	uint64_t running[PV_MAX_EVENTS];  /* of every descriptor the thread had */
+	uint64_t enabled_base[PV_MAX_EVENTS]; /* the part from descriptors closed */
+	uint64_t running_base[PV_MAX_EVENTS];
+};
+
+const char *pv_backend_name(enum pv_backend b);
+
+/* e as the profile's readers see it (model/event.h): a clock (the TSC,
+ * task-clock, cpu-clock) is a time in ns, cycles are cycles, anything else a
+ * count; with the name of its backend. */
+void pv_counters_describe(const struct pv_event *e, struct pv_event_desc *d);
+
+/* The run starts now: TSC and CLOCK_MONOTONIC are taken together, so that
+ * the TSC can be converted to ns over the run (at start-up; in a forked child). */
+void pv_counters_mark_start(void);
+
+
+/* The conversion for the run so far: TSC ticks to ns, multiplexed events
+ * extrapolated by their summed enabled / running times. A short run waits a
+ * few ms for a precise TSC rate. */
+void pv_counters_conversion(const struct pv_event_set *set, const uint64_t *enabled,
+			    const uint64_t *running, struct pv_conversion *out);
+
+/* Which event leads each event's group (-1 for the TSC) and its slot in that
+ * group's read(2) buffer. */
+void pv_counters_plan(const struct pv_event_set *set, int *leader, unsigned *slot);
+
+/* At start-up, on the main thread: try each event, leave out (and report)
+ * those that cannot be counted, choose each one's backend, and fall back to
+ * the TSC if nothing is left. defaulted: the user asked for nothing, so the
+ * default (cycles) is quietly replaced. Writes the start-up summary. */
+void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
+			unsigned summary_size);
+
+/* Open the calling thread's group of set's events (set must outlive c).
+ * 0, or -errno (nothing left open): -EMFILE also when the runtime's share
+ * of descriptor numbers is full (fds.h). */
+int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set);
+void pv_counters_close(struct pv_counters *c);
+
+/* fd, one of c's, is being closed or replaced by the program: forget it now
+ * (any thread may call this). The owner reopens its group on its next read. */
+void pv_counters_forget_fd(struct pv_counters *c, int fd);
+
+struct pv_thread;
+/* Read every event of the calling thread (t must be the caller's own): raw
+ * values, each at least its last reading in t->last. errno is kept (the
+ * hooks call this outside the runtime boundary). */
+void pv_counters_read(struct pv_thread *t, uint64_t *now);
+
+/* The same reader with the rdpmc and clock instructions replaced, for tests
+ * on simulated mmap pages. */
+#include "runtime/rdpmc.h"
+void pv_counters_read_simulated(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc,
+				pv_clock_insn *clock, void *ctx);
+
+#endif /* PV_COUNTERS_H */

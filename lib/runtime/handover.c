@@ -1,0 +1,118 @@
+#include "runtime/handover.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "base/clock.h"
+
+/* One thread's merge: where each of its nodes went among the paths. */
+struct merge {
+	struct pv_path_map map;
+	struct pv_thread_stat *ts; /* the thread's summary, or NULL */
+};
+
+/* A node's path: its parent's path extended by it. Fold edges count their
+ * calls on the path of the node they fold into. Every edge's calls are also
+ * calls its parent's path made (a signal's delivery is no hook call). */
+static void merge_path(struct merge *m, const struct pv_node *n)
+{
+	struct pv_profile *p = m->map.p;
+	struct pv_path *parent = n->parent->fn ? pv_path_map_get(&m->map, n->parent) : NULL;
+	if (n->parent->fn && !parent)
+		return; /* its parent could not be merged (no memory) */
+	if (parent && !pv_signal_of(n->fn)) {
+		parent->callees += n->calls;
+		parent->callee_misses += n->misses;
+	}
+	if (pv_node_is_fold(n)) {
+		struct pv_path *target = pv_path_map_get(&m->map, n->target);
+		if (target)
+			target->calls += n->calls;
+		return;
+	}
+	struct pv_path *x = pv_profile_path(p, parent, n->fn);
+	if (!x) {
+		p->losses.merge_failures++;
+		return;
+	}
+	x->calls += n->calls;
+	const uint64_t *self = pv_node_self(n), *total = pv_node_total(n, p->nev);
+	for (unsigned i = 0; i < p->nev; i++) {
+		x->self[i] += self[i];
+		x->total[i] += total[i];
+	}
+	pv_path_map_put(&m->map, n, x);
+}
+
+static void merge_node(const struct pv_node *n, void *arg)
+{
+	struct merge *m = arg;
+	struct pv_profile *p = m->map.p;
+	merge_path(m, n);
+	struct pv_fstat *f = pv_profile_func(p, n->fn);
+	struct pv_astat *a = pv_profile_arc(p, n->parent->fn, n->fn);
+	if (!f || !a) {
+		p->losses.merge_failures++;
+		return;
+	}
+	f->calls += n->calls;
+	a->calls += n->calls;
+	if (m->ts && !pv_signal_of(n->fn)) {
+		m->ts->calls += n->calls;
+		if (n->parent->fn)
+			m->ts->inner_misses += n->misses;
+		else
+			m->ts->outer_calls += n->calls;
+	}
+	if (pv_node_is_fold(n)) {
+		/* Nested activations: their cost is in the target's self. */
+		a->nested_calls += n->calls;
+		return;
+	}
+	const uint64_t *self = pv_node_self(n);
+	const uint64_t *total = pv_node_total(n, p->nev);
+	for (unsigned i = 0; i < p->nev; i++) {
+		f->self[i] += self[i];
+		f->total[i] += total[i];
+		a->total[i] += total[i];
+		if (m->ts && !n->parent->fn) /* called from outside: the thread's run */
+			m->ts->total[i] += total[i];
+	}
+}
+
+static double seconds_of(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
+}
+
+/* The thread's times, read now: its CPU clock, and wall time since it began. */
+static void thread_times(const struct pv_thread *t, struct pv_thread_stat *ts)
+{
+	struct timespec now;
+	ts->cpu_seconds = -1;
+	if (t->has_cpu_clock && clock_gettime(t->cpu_clock, &now) == 0)
+		ts->cpu_seconds = seconds_of(&now);
+	ts->wall_seconds = t->began_ns ? (double)(pv_monotonic_ns() - t->began_ns) * 1e-9 : 0;
+}
+
+void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
+{
+	struct merge m = { { p, NULL }, pv_profile_thread_add(p) };
+	if (m.ts) {
+		m.ts->tid = t->tid;
+		thread_times(t, m.ts);
+	} else {
+		p->losses.merge_failures++;
+	}
+	pv_cct_walk(&t->cct, merge_node, &m);
+	pv_path_map_clear(&m.map);
+	p->threads++;
+	p->stray_exits += t->stray_exits;
+	p->resyncs += t->resyncs;
+	p->losses.unrecorded_calls += t->unrecorded;
+	p->losses.counters_lost += t->counters.lost == 2;
+	for (unsigned i = 0; i < t->counters.n && i < p->nev; i++) {
+		p->enabled[i] += t->counters.enabled[i];
+		p->running[i] += t->counters.running[i];
+	}
+}

@@ -1,0 +1,128 @@
+/*
+ * shadow.h — what a hook does, inlined into the hooks and into the tests.
+ *
+ * pv_hook_enter and pv_hook_exit are the hooks themselves: runtime.c ships
+ * them with the TSC as the one event (and with the counter backends on its
+ * generic path), and the unit tests drive the very same code with a
+ * scripted counter. mode, nev and read are compile-time constants at each
+ * use, so the TSC hooks become straight-line code with one rdtsc each, and
+ * every branch off that line is a tail call.
+ */
+#ifndef PV_SHADOW_H
+#define PV_SHADOW_H
+
+#include "base/compiler.h"
+#include "runtime/thread.h"
+
+/* Push an activation of c (an edge from the top frame's node). */
+PV_INLINE void pv_push(struct pv_thread *t, struct pv_frame *f, struct pv_node *c,
+		       uintptr_t sp, const unsigned nev, pv_read_fn *read)
+{
+	uint64_t now[PV_MAX_EVENTS];
+	struct pv_node *p = f->node;
+	struct pv_node *n = c->target;
+	uint64_t *caller_self = pv_node_self(p);
+
+	c->calls++;
+	read(t, now);
+	for (unsigned i = 0; i < nev; i++) {
+		caller_self[i] += now[i] - t->last[i]; /* the caller's self cost so far */
+		t->last[i] = now[i];
+	}
+	struct pv_frame *nf = pv_frame_above(f, pv_frame_size(nev));
+	nf->sp = sp;
+	nf->node = n;
+	for (unsigned i = 0; i < nev; i++)
+		nf->start[i] = now[i];
+	n->func->active++;
+	/* Publish a complete frame only (see signals.c for hooks interrupted midway). */
+	pv_signal_fence();
+	t->top = nf;
+}
+
+/* Pop the top activation f, charging its cost up to now. */
+PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t *now,
+			 const unsigned nev)
+{
+	struct pv_node *n = f->node;
+	uint64_t *self = pv_node_self(n);
+	for (unsigned i = 0; i < nev; i++) {
+		self[i] += now[i] - t->last[i];
+		t->last[i] = now[i];
+	}
+	/* Only the outermost activation of a function adds to totals. */
+	if (--n->func->active == 0) {
+		uint64_t *total = pv_node_total(n, nev);
+		for (unsigned i = 0; i < nev; i++)
+			total[i] += now[i] - f->start[i];
+	}
+	t->top = pv_frame_below(f, pv_frame_size(nev));
+}
+
+/* May a frame be pushed above f by a call at stack pointer sp? Not if f
+ * lies below sp: it was left without its exit hook (equal is normal: gcc
+ * calls the hooks of inlined bodies from one frame). Nor if the stack is full. */
+PV_INLINE int pv_can_push_above(const struct pv_thread *t, const struct pv_frame *f,
+				uintptr_t sp)
+{
+	return f->sp >= sp && f != t->stack_limit;
+}
+
+/* Where the hooks' branches go. fn comes first because it arrives in the
+ * first argument register: the hooks' straight line then moves nothing. */
+typedef void pv_enter_fn(void *fn, struct pv_thread *t, uintptr_t sp);
+typedef void pv_exit_fn(void *fn, struct pv_thread *t);
+
+/* The enter hook on a thread in mode: push fn if its edge from the caller's
+ * node is in that node's cache; a cache miss goes to indexed, anything else
+ * (another mode, a frame left by a longjmp, a full stack) to slow. */
+PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
+			     const unsigned nev, pv_read_fn *read, pv_enter_fn *indexed,
+			     pv_enter_fn *slow)
+{
+	if (likely(t->mode == mode)) {
+		struct pv_frame *f = t->top;
+		if (likely(pv_can_push_above(t, f, sp))) {
+			struct pv_node *c = f->node->cache[pv_child_slot(fn)];
+			if (likely(c->fn == fn)) {
+				pv_push(t, f, c, sp, nev, read);
+				return;
+			}
+			indexed(fn, t, sp);
+			return;
+		}
+	}
+	slow(fn, t, sp);
+}
+
+/* The enter hook's cache miss: the edge from the thread's index, or slow
+ * when the path is new. Misses are counted: the look-up is hook cost that
+ * lands on the caller, which compensation takes out. */
+PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t sp,
+				     const unsigned nev, pv_read_fn *read, pv_enter_fn *slow)
+{
+	struct pv_node *c = pv_cct_find(&t->cct, t->top->node, fn);
+	if (likely(c)) {
+		c->misses++;
+		pv_push(t, t->top, c, sp, nev, read);
+	} else {
+		slow(fn, t, sp);
+	}
+}
+
+/* The exit hook on a thread in mode: pop the top frame if it is fn's;
+ * anything else (frames skipped by unwinding, a stray exit) goes to slow. */
+PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, const int mode, const unsigned nev,
+			    pv_read_fn *read, pv_exit_fn *slow)
+{
+	struct pv_frame *f = t->top;
+	if (likely(t->mode == mode) && likely(f->node->fn == fn)) {
+		uint64_t now[PV_MAX_EVENTS];
+		read(t, now);
+		pv_pop_at(t, f, now, nev);
+		return;
+	}
+	slow(fn, t);
+}
+
+#endif /* PV_SHADOW_H */

@@ -1,0 +1,16 @@
+/*
+ * naming.h — how the runtime names what its profile holds: the process's
+ * own functions through libdw (symbols.h), and its stand-in addresses for
+ * signal deliveries and libc's waits.
+ */
+#ifndef PV_RUNTIME_NAMING_H
+#define PV_RUNTIME_NAMING_H
+
+#include "model/report.h"
+#include "runtime/symbols.h"
+
+/* A namer for pv_report_build over s (NULL: addresses stay unnamed, as
+ * "module+0xoffset" or raw). */
+struct pv_namer pv_runtime_namer(struct pv_symbolizer *s);
+
+#endif /* PV_RUNTIME_NAMING_H */

@@ -1,0 +1,789 @@
+/*
+ * runtime.c — the preloaded runtime: the hooks, start-up and exit, thread life.
+ *
+ * The hooks do the common case inline (shadow.h) and leave the rest to slow
+ * paths that mark the thread busy, so that anything they call which is itself
+ * instrumented is ignored rather than recursed into.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profviz.h"
+#include "runtime/calibrate.h"
+#include "base/compiler.h"
+#include "output/config.h"
+#include "runtime/counters.h"
+#include "runtime/events.h"
+#include "runtime/fds.h"
+#include "base/log.h"
+#include "output/file.h"
+#include "model/profile.h"
+#include "runtime/progress.h"
+#include "model/report.h"
+#include "runtime/retire.h"
+#include "runtime/runtime.h"
+#include "runtime/hooks.h"
+#include "runtime/handover.h"
+#include "runtime/naming.h"
+#include "runtime/stderr.h"
+#include "runtime/symbols.h"
+#include "runtime/thread.h"
+
+/* ---- process-wide state (guarded by pv_lock once hooks run) ---- */
+
+static struct pv_config pv_config;
+static struct pv_event_set pv_events;
+static struct pv_profile pv_profile; /* threads that have ended */
+static struct pv_thread *pv_live;    /* threads still running */
+static pthread_mutex_t pv_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t pv_thread_key;
+static pthread_once_t pv_once = PTHREAD_ONCE_INIT;
+static pthread_once_t pv_calibration_once = PTHREAD_ONCE_INIT;
+static int pv_ready;       /* start-up finished */
+static int pv_pid;         /* this process: differs from getpid() in a vfork child */
+static int pv_child_pid;   /* non-zero in a forked child: its files get .PID */
+static int pv_dumped;      /* the exit dump ran */
+static struct pv_unloaded *pv_unloaded; /* dlclose'd objects, for their names */
+static struct pv_overhead pv_overhead;  /* the hooks' own cost per call */
+static char pv_program[4096];
+
+/* Threads start here: the first hook of each thread sets it up. */
+static struct pv_thread pv_unborn = { .mode = PV_MODE_UNBORN };
+/* While it is being set up (shared by all threads: never written). */
+static struct pv_thread pv_starting = { .mode = PV_MODE_BUSY };
+/* And end here: no hook records anything after the thread's data is handed over. */
+static struct pv_thread pv_gone = { .mode = PV_MODE_OFF };
+
+PV_HIDDEN __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec"))) =
+	&pv_unborn;
+
+/* Every section holding pv_lock runs with the thread's signals blocked: a
+ * handler that enters the runtime there (a SIGTERM handler's exit() reaching
+ * the exit dump) would otherwise wait for a lock its own thread holds. */
+static void lock_runtime(sigset_t *saved)
+{
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, saved);
+	pv_runtime_mutex_lock(&pv_lock);
+}
+
+static void unlock_runtime(const sigset_t *saved)
+{
+	pthread_mutex_unlock(&pv_lock);
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+/* ---- the hooks ---- */
+
+static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
+
+/* The TSC as the only event: fully inlined (shadow.h), every branch off the
+ * straight line a tail call, so the line itself needs no saved registers. */
+static PV_NOINLINE void pv_enter_clock_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	pv_hook_enter_indexed(t, fn, sp, 1, pv_read_clock, pv_enter_slow);
+}
+
+/* Any other events, read through the counter backends (whose reads cost far
+ * more than a call): the same hooks with the thread's event count. */
+static void pv_enter_generic_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	pv_hook_enter_indexed(t, fn, sp, t->nev, pv_counters_read, pv_enter_slow);
+}
+
+/* Off the TSC's straight line. A thread not profiled (PROFVIZ_DISABLE=1,
+ * or after its data was handed over) returns first thing: a disabled run
+ * should cost little more than glibc's no-op hooks. */
+static PV_NOINLINE void pv_enter_other_mode(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	if (t->mode == PV_MODE_OFF)
+		return;
+	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_counters_read,
+		      pv_enter_generic_indexed, pv_enter_slow);
+}
+
+static PV_NOINLINE void pv_exit_other_mode(void *fn, struct pv_thread *t)
+{
+	if (t->mode == PV_MODE_OFF)
+		return;
+	pv_hook_exit(t, fn, PV_MODE_GENERIC, t->nev, pv_counters_read, pv_thread_exit_slow);
+}
+
+PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+	(void)call_site;
+	pv_hook_enter(pv_self, fn, pv_arch_stack_pointer(), PV_MODE_CLOCK, 1, pv_read_clock,
+		      pv_enter_clock_indexed, pv_enter_other_mode);
+}
+
+PV_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+	(void)call_site;
+	pv_hook_exit(pv_self, fn, PV_MODE_CLOCK, 1, pv_read_clock, pv_exit_other_mode);
+}
+
+/* ---- threads ---- */
+
+static void pv_init(void);
+static void thread_end(void *arg);
+
+static pid_t gettid_raw(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/* The inlined TSC path serves the single-event TSC case; all else reads
+ * through the counter backends. */
+static pv_read_fn *thread_reader(void)
+{
+	return pv_events.n == 1 && pv_events.ev[0].is_tsc ? NULL : pv_counters_read;
+}
+
+static int open_counters(struct pv_thread *t)
+{
+	int err = pv_counters_open(&t->counters, &pv_events);
+	if (err < 0) {
+		static int reported;
+		char where[160] = "";
+		if (err == -EMFILE) {
+			strcpy(where, "; profviz's descriptors take ");
+			pv_fds_describe(where + strlen(where), sizeof(where) - strlen(where));
+		}
+		if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+			pv_log("cannot open the events of thread %d (%s%s): it is not profiled "
+			       "(reported once)", (int)gettid_raw(), strerror(-err), where);
+	}
+	return err;
+}
+
+static void calibrate(void);
+
+/* What the per-thread summary reads later: this thread's CPU clock, and now. */
+static void note_thread_clocks(struct pv_thread *t)
+{
+	t->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &t->cpu_clock) == 0;
+	t->began_ns = pv_monotonic_ns();
+}
+
+/* The thread's state, or &pv_gone when it is not to be profiled. */
+static struct pv_thread *thread_setup(void)
+{
+	pthread_once(&pv_once, pv_init);
+	if (pv_config.disabled)
+		return &pv_gone;
+	/* On the first instrumented call of the process, not at start-up: a
+	 * shell or make that inherits LD_PRELOAD and runs no instrumented code
+	 * pays nothing for it. */
+	if (pv_config.compensate)
+		pthread_once(&pv_calibration_once, calibrate);
+	/* Not malloc: the program's allocator may be instrumented, or not re-entrant here. */
+	struct pv_thread *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return &pv_gone;
+	if (open_counters(t) < 0 || pv_thread_init(t, pv_events.n, thread_reader()) < 0) {
+		pv_counters_close(&t->counters);
+		munmap(t, sizeof(*t));
+		return &pv_gone;
+	}
+	t->tid = gettid_raw();
+	note_thread_clocks(t);
+	sigset_t saved;
+	lock_runtime(&saved);
+	t->next = pv_live;
+	if (pv_live)
+		pv_live->prev = t;
+	pv_live = t;
+	unlock_runtime(&saved);
+	pthread_setspecific(pv_thread_key, t);
+	return t;
+}
+
+/* A thread's first hook. Until its state is ready, the thread's hooks find
+ * it busy: start-up may run the program's own instrumented code (its malloc,
+ * under fopen), which must not start the thread a second time. */
+static struct pv_thread *thread_start(void)
+{
+	struct pv_guard g;
+	pv_guard_enter(&g, &pv_starting); /* errno only: there is no state yet */
+	pv_self = &pv_starting;
+	struct pv_thread *t = thread_setup();
+	pv_self = t;
+	pv_guard_leave(&g);
+	return t;
+}
+
+static void unlink_live(struct pv_thread *t)
+{
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		pv_live = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	t->next = t->prev = NULL;
+}
+
+/* The key destructor rounds this thread has seen. */
+static __thread unsigned pv_key_rounds __attribute__((tls_model("initial-exec")));
+
+/* pthread key destructor: the thread is ending, hand its data over. Our key
+ * is the process's first, so its destructor runs first in every round; the
+ * program's own destructors may run instrumented code after it. Set again,
+ * it is called again in the next round: the data goes over in the one
+ * before glibc's last, which is left to runtimes that use the same device
+ * to end threads last (a sanitizer's, whose key comes before ours). */
+static void thread_end(void *arg)
+{
+	if (++pv_key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS - 1 &&
+	    pthread_setspecific(pv_thread_key, arg) == 0)
+		return;
+	struct pv_thread *t = arg;
+	struct pv_guard g;
+	pv_guard_enter(&g, t);
+	/* Signals stay blocked until t is gone; its frames are closed under
+	 * the lock, so never at once with the exit snapshot's closing them. */
+	sigset_t saved;
+	lock_runtime(&saved);
+	pv_thread_close_all(t);
+	pv_thread_hand_over(&pv_profile, t);
+	unlink_live(t);
+	pthread_mutex_unlock(&pv_lock);
+	pv_counters_close(&t->counters);
+	pv_thread_release(t);
+	pv_self = &pv_gone;
+	munmap(t, sizeof(*t));
+	g.t = &pv_gone; /* t is unmapped: nothing to restore but errno */
+	pv_guard_leave(&g);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
+/* Everything the inlined paths do not do: a thread's first hook, then
+ * thread.c's slow halves (new call paths, frames left by a longjmp, a full
+ * stack, unmatched exits). */
+static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	if (t->mode == PV_MODE_UNBORN)
+		t = thread_start();
+	pv_thread_enter_slow(fn, t, sp);
+}
+
+/* ---- fork ---- */
+
+/* The forking thread's signal mask, while pv_lock is held across fork. */
+static sigset_t fork_saved_mask;
+
+static void fork_prepare(void)
+{
+	sigset_t saved;
+	lock_runtime(&saved);
+	fork_saved_mask = saved;
+}
+
+static void fork_parent(void)
+{
+	sigset_t saved = fork_saved_mask;
+	unlock_runtime(&saved);
+}
+
+/* Only the forking thread exists in the child: it starts a profile of its own. */
+static void fork_child_profile(void);
+
+static void fork_child(void)
+{
+	pthread_mutex_init(&pv_lock, NULL);
+	fork_child_profile();
+	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
+}
+
+static void fork_child_profile(void)
+{
+	struct pv_thread *self = pv_self;
+	pv_pid = pv_child_pid = getpid();
+	pv_dumped = 0;
+	pv_profile_clear(&pv_profile);
+	struct pv_thread *t = pv_live;
+	while (t) {
+		struct pv_thread *next = t->next;
+		if (t != self) {
+			pv_counters_close(&t->counters);
+			pv_thread_release(t);
+			munmap(t, sizeof(*t));
+		}
+		t = next;
+	}
+	pv_live = NULL;
+	int has_state = self->mode <= PV_MODE_BUSY; /* not a sentinel */
+	if (has_state)
+		pv_counters_close(&self->counters); /* the parent's: they count the parent */
+	if (!pv_config.children || (has_state && open_counters(self) < 0)) {
+		if (has_state) {
+			pv_thread_release(self);
+			munmap(self, sizeof(*self));
+		}
+		pv_self = &pv_gone;
+		pv_config.disabled = 1;
+		return;
+	}
+	pv_counters_mark_start();
+	if (!has_state)
+		return; /* its first hook sets it up */
+	self->next = self->prev = NULL;
+	pv_live = self;
+	self->tid = gettid_raw();
+	note_thread_clocks(self); /* the parent's thread clock is not this one's */
+	pv_thread_restart(self);
+}
+
+/* ---- output ---- */
+
+/* Add the threads still running to snap. Other threads are read while they
+ * run: the hooks take no lock, so nothing can stop them, and their last
+ * instants come out approximate (tests/tsan.supp names this function). At
+ * exit, their frames are closed first where their counters can be read from
+ * here (the TSC). Caller holds pv_lock. */
+static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
+{
+	for (struct pv_thread *t = pv_live; t; t = t->next) {
+		if (at_exit && t->mode != PV_MODE_OFF) {
+			int clock_only = t->run_mode == PV_MODE_CLOCK;
+			t->mode = PV_MODE_OFF;
+			/* Another running thread's suspended coroutines stay as they
+			 * are: closing them means installing their stacks in it. */
+			if (t == pv_self)
+				pv_thread_close_all(t);
+			else if (clock_only)
+				pv_thread_close_installed(t);
+		}
+		pv_thread_hand_over(snap, t);
+	}
+}
+
+/* Write the outputs from the ended threads plus a snapshot of the live ones.
+ * at_exit: the process is ending, so open frames are closed. exec_n: the
+ * image is about to be replaced (files get .execN). */
+static int dump(int at_exit, int exec_n)
+{
+	struct pv_profile snap;
+	pv_profile_init(&snap, pv_events.n);
+	/* Signals stay blocked to the end: a handler calling exit() amid the
+	 * report's mallocs would dump again from inside them. */
+	sigset_t saved;
+	lock_runtime(&saved);
+	snapshot_live_threads(&snap, at_exit);
+	pv_profile_add(&snap, &pv_profile);
+	pthread_mutex_unlock(&pv_lock);
+	if (!snap.funcs) {
+		/* Nothing instrumented ran here (a shell, make, timeout): writing
+		 * would only replace the files of a process that has a profile. */
+		pv_profile_clear(&snap);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		return 0;
+	}
+
+	struct pv_event_desc events[PV_MAX_EVENTS];
+	for (unsigned i = 0; i < pv_events.n; i++)
+		pv_counters_describe(&pv_events.ev[i], &events[i]);
+	struct pv_report r = {
+		.program = pv_program,
+		.pid = pv_pid,
+		.events = events,
+		.node_threshold = pv_config.node_threshold,
+		.edge_threshold = pv_config.edge_threshold,
+	};
+	struct pv_conversion conv;
+	pv_counters_conversion(&pv_events, snap.enabled, snap.running, &conv);
+	struct pv_symbolizer *syms = pv_symbols_open(pv_unloaded);
+	int status = -1;
+	struct pv_output_tag tag = { .child_pid = pv_child_pid, .exec_n = exec_n };
+	struct pv_namer names = pv_runtime_namer(syms);
+	if (pv_report_build(&r, &snap, &names, &conv, &pv_overhead) == 0) {
+		pv_report_warn_losses(&r);
+		uint64_t began = pv_monotonic_ns();
+		status = pv_output_write_all(pv_config.outputs, pv_config.n_outputs, &r, r.pid, tag);
+		pv_debug(1, "wrote %u functions and %u arcs of %" PRIu64 " threads in %.1f ms",
+			 r.n_funcs, r.n_arcs, r.threads, (double)(pv_monotonic_ns() - began) * 1e-6);
+		pv_report_free(&r);
+	}
+	pv_symbols_close(syms);
+	pv_profile_clear(&snap);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	return status;
+}
+
+int pv_runtime_dump(int at_exit)
+{
+	return dump(at_exit, 0);
+}
+
+int pv_runtime_dump_in_copy(void)
+{
+	/* Whoever held it at the fork is not in this copy to let go of it. */
+	pthread_mutex_init(&pv_lock, NULL);
+	return dump(1, 0);
+}
+
+int pv_runtime_trylock(void)
+{
+	return pthread_mutex_trylock(&pv_lock) == 0;
+}
+
+void pv_runtime_unlock(void)
+{
+	pthread_mutex_unlock(&pv_lock);
+}
+
+int pv_runtime_should_dump(void)
+{
+	return pv_ready && !pv_config.disabled && !pv_dumped && getpid() == pv_pid;
+}
+
+/* dump() on behalf of the program: this thread's hooks ignored meanwhile
+ * (the dump may call instrumented code), errno kept. */
+static int dump_outside_hooks(int at_exit, int exec_n)
+{
+	struct pv_guard g;
+	pv_guard_enter(&g, pv_self);
+	int status = dump(at_exit, exec_n);
+	pv_guard_leave(&g);
+	return status;
+}
+
+PV_EXPORT int profviz_dump(void)
+{
+	if (!pv_runtime_should_dump())
+		return -1;
+	return dump_outside_hooks(0, 0);
+}
+
+/* The process ends here: write once, with every open frame closed. */
+void pv_runtime_exit_now(void)
+{
+	/* Once, even if two threads end the process at once (_exit and exit). */
+	if (!pv_runtime_should_dump() || __atomic_exchange_n(&pv_dumped, 1, __ATOMIC_SEQ_CST))
+		return;
+	dump_outside_hooks(1, 0);
+}
+
+static void at_exit_last(void *arg)
+{
+	(void)arg;
+	pv_runtime_exit_now();
+}
+
+/* glibc runs the destructors of the instrumented libraries after ours, and
+ * an exit handler registered meanwhile after all of them: the profile is
+ * written there, with every destructor's calls. Registered for no object,
+ * so that our own object's finalisation (right after this) leaves it. */
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso_handle);
+
+__attribute__((destructor)) static void pv_fini(void)
+{
+	if (!pv_runtime_should_dump() || __cxa_atexit(at_exit_last, NULL, NULL) != 0)
+		pv_runtime_exit_now();
+}
+
+static void at_quick_exit_handler(void)
+{
+	pv_runtime_exit_now();
+}
+
+void pv_runtime_before_exec(void)
+{
+	if (!pv_runtime_should_dump())
+		return;
+	/* The first free .execN, so that a chain of execs keeps every image's files. */
+	struct pv_output_tag tag = { .child_pid = pv_child_pid };
+	char path[PATH_MAX];
+	for (tag.exec_n = 1; tag.exec_n < 1000; tag.exec_n++)
+		if (pv_output_path(&pv_config.outputs[0], pv_pid, tag, path, sizeof(path)) < 0 ||
+		    access(path, F_OK) != 0)
+			break;
+	dump_outside_hooks(0, tag.exec_n);
+}
+
+/* An object dlclose is about to unload: its path, where it is, what it spans. */
+struct closing {
+	char *path;
+	uintptr_t bias;
+	uintptr_t lo, hi;
+};
+
+/* The loaded object at bias named name, its address range into c (1), or 0. */
+static int object_range(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	struct closing *c = arg;
+	const char *name = c->path; /* while searching: the link map's name */
+	if (info->dlpi_addr != c->bias || !info->dlpi_name || strcmp(info->dlpi_name, name) != 0)
+		return 0;
+	c->lo = UINTPTR_MAX;
+	c->hi = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+		if (start < c->lo)
+			c->lo = start;
+		if (start + ph->p_memsz > c->hi)
+			c->hi = start + ph->p_memsz;
+	}
+	return 1;
+}
+
+static struct closing *closing_of(void *handle)
+{
+	struct link_map *lm = NULL;
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name || !lm->l_name[0])
+		return NULL;
+	struct closing *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->bias = (uintptr_t)lm->l_addr;
+	c->path = lm->l_name;
+	if (!dl_iterate_phdr(object_range, c) || !(c->path = strdup(lm->l_name))) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void *pv_runtime_module_closing(void *handle)
+{
+	if (!pv_ready || pv_config.disabled)
+		return NULL;
+	struct pv_guard g;
+	pv_guard_enter(&g, pv_self); /* malloc may be the program's, instrumented */
+	struct closing *c = closing_of(handle);
+	pv_guard_leave(&g);
+	return c;
+}
+
+struct retiring {
+	const struct closing *c;
+	struct pv_unloaded *module;
+};
+
+static void *retired_key(void *fn, void *arg)
+{
+	struct retiring *r = arg;
+	uintptr_t a = (uintptr_t)fn;
+	if (a < r->c->lo || a >= r->c->hi || pv_is_retired_key(fn))
+		return NULL; /* not the object's, or retired already (a record may lie there) */
+	return pv_retired_key(r->module, fn);
+}
+
+/* Retire the functions of the object if dlclose did unload it (see
+ * retire.h). Other threads run their hooks meanwhile; none of them can be
+ * running the object's code, which is gone. */
+void pv_runtime_module_closed(void *closing)
+{
+	struct closing *c = closing;
+	if (!c)
+		return;
+	struct pv_guard g;
+	pv_guard_enter(&g, pv_self); /* malloc may be the program's, instrumented */
+	char *still_as = c->path; /* object_range matches by name and place */
+	if (!dl_iterate_phdr(object_range, c)) {
+		char *path = realpath(still_as, NULL);
+		sigset_t saved;
+		lock_runtime(&saved);
+		struct retiring r = { c, pv_unloaded_note(&pv_unloaded, path ? path : still_as,
+							  c->bias) };
+		if (r.module) {
+			for (struct pv_thread *t = pv_live; t; t = t->next)
+				if (pv_cct_rekey(&t->cct, retired_key, &r) < 0) {
+					pv_profile.losses.rekeys_incomplete++;
+					pv_debug(2, "thread %d kept growing its index: some of its "
+						    "calls into %s keep their keys", (int)t->tid,
+						 still_as);
+				}
+			pv_profile_rekey(&pv_profile, retired_key, &r);
+		}
+		unlock_runtime(&saved);
+		free(path);
+	}
+	free(c->path);
+	free(c);
+	pv_guard_leave(&g);
+}
+
+void pv_runtime_fds_taken(unsigned first, unsigned last)
+{
+	if (last >= PV_FDS_MAX)
+		last = PV_FDS_MAX - 1;
+	for (unsigned fd = first; fd <= last; fd++) {
+		if (!pv_fd_is_ours((int)fd))
+			continue;
+		sigset_t saved;
+		lock_runtime(&saved);
+		for (struct pv_thread *t = pv_live; t; t = t->next)
+			pv_counters_forget_fd(&t->counters, (int)fd);
+		unlock_runtime(&saved);
+		pv_fd_release((int)fd); /* even if no thread had it any more */
+	}
+}
+
+/* ---- start-up ---- */
+
+/* Stands in for glibc's no-op hooks if they cannot be found. */
+static PV_NOINLINE void noop_hook(void *fn, void *call_site)
+{
+	(void)fn;
+	(void)call_site;
+	__asm__ volatile("");
+}
+
+/* What the hooks cost per call, with the run's events, measured by driving
+ * the shipped hooks on a thread state of the calibration's own. */
+static void calibrate(void)
+{
+	static struct pv_thread cal;
+	memset(&cal, 0, sizeof(cal));
+	if (pv_counters_open(&cal.counters, &pv_events) < 0)
+		return;
+	if (pv_thread_init(&cal, pv_events.n, thread_reader()) == 0) {
+		pv_hook_fn *noop_enter = (pv_hook_fn *)dlsym(RTLD_NEXT, "__cyg_profile_func_enter");
+		pv_hook_fn *noop_exit = (pv_hook_fn *)dlsym(RTLD_NEXT, "__cyg_profile_func_exit");
+		struct pv_hooks hooks = {
+			.enter = __cyg_profile_func_enter,
+			.exit = __cyg_profile_func_exit,
+			.noop_enter = noop_enter ? noop_enter : noop_hook,
+			.noop_exit = noop_exit ? noop_exit : noop_hook,
+			.self = &pv_self,
+		};
+		/* Fewer calls when each hook makes a system call. */
+		unsigned calls = thread_reader() ? 200 : 2000;
+		if (pv_calibrate(&cal, &hooks, calls, &pv_overhead) < 0)
+			pv_log("cannot measure the hooks' own cost: it is not compensated");
+		pv_thread_release(&cal);
+	}
+	pv_counters_close(&cal.counters);
+}
+
+/* For the progress line (on the timer's own thread): under the lock, since
+ * an ending thread's state is unmapped once it is off the list. */
+static unsigned live_thread_count(void)
+{
+	unsigned n = 0;
+	sigset_t saved;
+	lock_runtime(&saved);
+	for (struct pv_thread *t = pv_live; t; t = t->next)
+		n++;
+	unlock_runtime(&saved);
+	return n;
+}
+
+/* An output directory that cannot be written is said now, not after the
+ * whole run; the exit still tries (it may have been made writable since). */
+static void check_output_dirs(void)
+{
+	for (unsigned i = 0; i < pv_config.n_outputs; i++) {
+		char path[PATH_MAX];
+		struct pv_output_tag tag = { 0 };
+		if (pv_output_path(&pv_config.outputs[i], pv_pid, tag, path, sizeof(path)) < 0)
+			continue;
+		char *slash = strrchr(path, '/');
+		if (!slash)
+			continue;
+		*slash = '\0';
+		const char *dir = path[0] ? path : "/";
+		if (access(dir, W_OK | X_OK) != 0)
+			pv_log("cannot write %s into %s: %s (checked at start-up; tried again at exit)",
+			       pv_config.outputs[i].given, dir, strerror(errno));
+	}
+}
+
+static const char *env(const char *name)
+{
+	return getenv(name);
+}
+
+static void pv_init(void)
+{
+	int saved_errno = errno;
+	pv_interpose_init();
+	pv_blocking_init();
+	pv_stderr_init();
+	pv_fds_init();
+	pv_ucontext_init();
+	pv_config_load(&pv_config, env, getauxval(AT_SECURE) != 0);
+	pv_debug_level = (int)pv_config.debug;
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof(cwd)))
+		pv_config_anchor_outputs(&pv_config, cwd);
+	ssize_t n = readlink("/proc/self/exe", pv_program, sizeof(pv_program) - 1);
+	pv_program[n > 0 ? n : 0] = '\0';
+	int defaulted = !pv_config.events[0] ||
+			!pv_events_parse(pv_config.events, PV_SYSFS_ROOT, &pv_events);
+	if (defaulted)
+		pv_events_parse("cycles", PV_SYSFS_ROOT, &pv_events);
+	char summary[512];
+	pv_counters_select(&pv_events, defaulted, summary, sizeof(summary));
+	pv_profile_init(&pv_profile, pv_events.n);
+	pv_pid = getpid();
+	pthread_key_create(&pv_thread_key, thread_end);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	if (!pv_config.disabled) {
+		at_quick_exit(at_quick_exit_handler);
+		pv_signals_init();
+	}
+	pv_counters_mark_start();
+	if (pv_config.disabled) {
+		if (!pv_config.quiet)
+			pv_log("disabled by PROFVIZ_DISABLE=1");
+	} else if (!pv_config.quiet) {
+		char files[1024] = "";
+		for (unsigned i = 0; i < pv_config.n_outputs; i++) {
+			/* As the user named them, %p and %h expanded as they will be. */
+			char name[512];
+			if (pv_expand_path(pv_config.outputs[i].given, pv_pid, name, sizeof(name)) < 0)
+				snprintf(name, sizeof(name), "%s", pv_config.outputs[i].given);
+			snprintf(files + strlen(files), sizeof(files) - strlen(files), "%s%s",
+				 i ? ", " : "", name);
+		}
+		/* A low limit shared with the program: say what profviz takes of it. */
+		char fds[160] = "";
+		if (pv_fds_describe(fds, sizeof(fds)) && getdtablesize() <= 4096)
+			pv_log("%s; writing %s; its descriptors (one per event and thread) take %s",
+			       summary, files, fds);
+		else
+			pv_log("%s; writing %s", summary, files);
+	}
+	if (!pv_config.disabled) {
+		check_output_dirs();
+		if (pv_progress_start(pv_config.progress, live_thread_count) < 0)
+			pv_log("PROFVIZ_PROGRESS: no thread for it: no progress lines");
+	}
+	pv_debug(1, "pid %d, %s: %u events, debug level %d", pv_pid, pv_program, pv_events.n,
+		 pv_debug_level);
+	pv_ready = 1;
+	errno = saved_errno;
+}
+
+__attribute__((constructor)) static void pv_ctor(void)
+{
+	/* As in thread_start: hooks that start-up triggers are ignored. */
+	int unborn = pv_self == &pv_unborn;
+	if (unborn)
+		pv_self = &pv_starting;
+	pthread_once(&pv_once, pv_init);
+	if (unborn && pv_self == &pv_starting)
+		pv_self = &pv_unborn;
+}

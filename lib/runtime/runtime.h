@@ -1,0 +1,80 @@
+/*
+ * runtime.h — what the runtime's entry (runtime.c) shares with the wrappers
+ * it interposes on libc (interpose.c).
+ */
+#ifndef PV_RUNTIME_H
+#define PV_RUNTIME_H
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <pthread.h>
+
+#include "base/compiler.h"
+#include "runtime/thread.h"
+
+/* This thread's state; never NULL (a static sentinel before and after). */
+extern __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec")));
+
+/* Write the outputs now; at_exit closes the open frames first. */
+PV_HIDDEN int pv_runtime_dump(int at_exit);
+
+/* In the copy of a dying process that signals.c makes with a raw fork, where
+ * no other thread exists: the runtime's lock afresh, then the at-exit dump. */
+PV_HIDDEN int pv_runtime_dump_in_copy(void);
+
+/* The runtime's lock, for the fork of that copy: taken only if free now. */
+PV_HIDDEN int pv_runtime_trylock(void);
+PV_HIDDEN void pv_runtime_unlock(void);
+
+/* Is there a profile to write from this process (enabled, not yet written,
+ * not a vfork child sharing its parent's memory)? */
+PV_HIDDEN int pv_runtime_should_dump(void);
+
+/* exec is about to replace this image: write its profile (files get
+ * ".execN" before their extension, so the new image's do not replace them). */
+PV_HIDDEN void pv_runtime_before_exec(void);
+
+/* _exit/_Exit: write the profile now, frames closed. */
+PV_HIDDEN void pv_runtime_exit_now(void);
+
+/* dlclose(handle) is about to run: where its object is mapped, for
+ * pv_runtime_module_closed (NULL: nothing to follow). */
+PV_HIDDEN void *pv_runtime_module_closing(void *handle);
+
+/* dlclose has returned: if it unloaded the object, its functions' records
+ * are retired (retire.h). Frees closing. */
+PV_HIDDEN void pv_runtime_module_closed(void *closing);
+
+/* The program closes or replaces descriptors first..last: stop using ours. */
+PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
+
+/* libc's function behind a wrapper, kept in *slot: looked up at start-up
+ * (a switch or a wait may come from a signal handler, where dlsym is not
+ * safe), or on the first call of one made before start-up. */
+static inline void *pv_next_symbol(void **slot, const char *name)
+{
+	void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = dlsym(RTLD_NEXT, name);
+		if (!f)
+			abort(); /* libc without the function the program just called */
+		__atomic_store_n(slot, f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
+
+/* Look up libc's functions behind the wrappers, while it is safe to. */
+PV_HIDDEN void pv_interpose_init(void);
+
+/* Look up libc's waits behind blocking.c's wrappers. */
+PV_HIDDEN void pv_blocking_init(void);
+
+/* pthread_mutex_lock for the runtime's own lock, never recorded as a wait. */
+PV_HIDDEN int pv_runtime_mutex_lock(pthread_mutex_t *m);
+/* The same for the context switches' wrappers (ucontext.c). */
+PV_HIDDEN void pv_ucontext_init(void);
+
+/* Install the runtime's handlers for fatal signals left at their default. */
+PV_HIDDEN void pv_signals_init(void);
+
+#endif /* PV_RUNTIME_H */

@@ -1,0 +1,49 @@
+#include "runtime/stderr.h"
+
+#include <sys/stat.h>
+
+#include "base/log.h"
+#include "runtime/fds.h"
+
+/* The start-up stderr: its identity, and the runtime's copy of it. */
+static int had_stderr;
+static dev_t stderr_dev;
+static ino_t stderr_ino;
+static int stderr_copy = -1;
+
+static int is_start_stderr(int fd)
+{
+	struct stat st;
+	return fstat(fd, &st) == 0 && st.st_dev == stderr_dev && st.st_ino == stderr_ino;
+}
+
+/* The descriptor to write to, or -1 when the start-up stderr is gone. */
+static int destination(void)
+{
+	if (!had_stderr)
+		return -1;
+	/* The program may have closed the copy (the wrappers then release it),
+	 * and its number may have been reused since. */
+	if (stderr_copy >= 0 && pv_fd_is_ours(stderr_copy) && is_start_stderr(stderr_copy))
+		return stderr_copy;
+	return is_start_stderr(2) ? 2 : -1;
+}
+
+static void to_start_stderr(const char *line)
+{
+	int fd = destination();
+	if (fd >= 0)
+		pv_log_write_line(fd, line);
+}
+
+void pv_stderr_init(void)
+{
+	struct stat st;
+	if (fstat(2, &st) == 0) {
+		stderr_dev = st.st_dev;
+		stderr_ino = st.st_ino;
+		had_stderr = 1;
+		stderr_copy = pv_fd_dup_private(2);
+	}
+	pv_log_set_sink(to_start_stderr);
+}

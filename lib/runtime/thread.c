@@ -1,0 +1,411 @@
+#define _GNU_SOURCE
+#include "runtime/thread.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "runtime/contexts.h"
+#include "runtime/hooks.h"
+
+/* The shadow stack never moves: an interrupted hook, a signal handler's
+ * trampoline and the exit snapshot of a running thread all hold pointers
+ * into it. Its address space is reserved once, inaccessible, and pages are
+ * made usable from the bottom up as the thread goes deeper. */
+#define PV_STACK_INITIAL_FRAMES 4096
+
+static size_t page_round_up(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	return (n + page - 1) / page * page;
+}
+
+static void set_limit(struct pv_thread *t)
+{
+	size_t frames = t->stack_bytes / t->frame_size;
+	t->stack_limit = (struct pv_frame *)((char *)t->stack + (frames - 1) * t->frame_size);
+}
+
+/* Make the stack usable up to bytes (at most the reservation), in place. */
+static int commit_stack(struct pv_thread *t, size_t bytes)
+{
+	if (bytes > t->stack_reserved)
+		bytes = t->stack_reserved;
+	if (bytes <= t->stack_bytes)
+		return -1;
+	if (mprotect((char *)t->stack + t->stack_bytes, bytes - t->stack_bytes,
+		     PROT_READ | PROT_WRITE) != 0)
+		return -1;
+	t->stack_bytes = bytes;
+	/* Only now: a hook that read the old limit pushes below it. */
+	pv_signal_fence();
+	set_limit(t);
+	return 0;
+}
+
+/* Address space for the deepest stack; under a limit on address space, a
+ * small share of it, so that the program's own mappings still fit. */
+static size_t stack_reservation(size_t frame_size)
+{
+	size_t bytes = (size_t)PV_STACK_MAX_FRAMES * frame_size;
+	struct rlimit as;
+	if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
+	    as.rlim_cur / 256 < bytes)
+		bytes = as.rlim_cur / 256;
+	size_t least = 2 * PV_STACK_INITIAL_FRAMES * frame_size;
+	return page_round_up(bytes > least ? bytes : least);
+}
+
+int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
+{
+	t->nev = nev;
+	t->read = read ? read : pv_read_clock;
+	t->run_mode = read ? PV_MODE_GENERIC : PV_MODE_CLOCK;
+	t->frame_size = pv_frame_size(nev);
+	if (pv_cct_init(&t->cct, nev) < 0)
+		return -1;
+	/* Inaccessible pages are not charged as memory, only as address space. */
+	t->stack_reserved = stack_reservation(t->frame_size);
+	void *m = mmap(NULL, t->stack_reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		pv_cct_release(&t->cct);
+		return -1;
+	}
+	t->stack = m;
+	t->stack_bytes = 0;
+	if (commit_stack(t, page_round_up(PV_STACK_INITIAL_FRAMES * t->frame_size)) < 0) {
+		munmap(m, t->stack_reserved);
+		t->stack = NULL;
+		pv_cct_release(&t->cct);
+		return -1;
+	}
+	/* The bottom frame stands for the code that called in from outside:
+	 * it is never left, and it holds the root as its node. */
+	t->top = t->stack;
+	t->top->sp = UINTPTR_MAX;
+	t->top->node = t->cct.root;
+	t->read(t, t->last);
+	t->mode = t->run_mode;
+	return 0;
+}
+
+void pv_thread_release(struct pv_thread *t)
+{
+	pv_contexts_release(t);
+	if (t->stack)
+		munmap(t->stack, t->stack_reserved);
+	t->stack = NULL;
+	pv_cct_release(&t->cct);
+	t->mode = PV_MODE_OFF;
+}
+
+/* Twice the usable stack, in place: no frame moves. */
+static int grow_stack(struct pv_thread *t)
+{
+	return commit_stack(t, 2 * t->stack_bytes);
+}
+
+/* The frame under f. A signal's frame sits two slots above the frame it
+ * interrupted: the slot between belongs to the hook it may have interrupted. */
+static struct pv_frame *frame_under(const struct pv_thread *t, struct pv_frame *f)
+{
+	struct pv_frame *below = pv_frame_below(f, t->frame_size);
+	return pv_signal_of(f->node->fn) ? pv_frame_below(below, t->frame_size) : below;
+}
+
+/* Pop frames down to (not including) keep, as if they all returned now. */
+static void close_frames_down_to(struct pv_thread *t, struct pv_frame *keep)
+{
+	uint64_t now[PV_MAX_EVENTS];
+	t->read(t, now);
+	while ((char *)t->top > (char *)keep) {
+		struct pv_frame *f = t->top, *under = frame_under(t, f);
+		pv_pop_at(t, f, now, t->nev);
+		t->top = under;
+	}
+}
+
+static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
+{
+	/* After a longjmp a frame at our very depth is the one jumped out of. */
+	uintptr_t dead_from = t->jumped ? sp : sp - 1;
+	t->jumped = 0;
+	struct pv_frame *live = t->top;
+	while (live != t->stack && live->sp <= dead_from)
+		live = frame_under(t, live);
+	if (live != t->top) {
+		t->resyncs++;
+		pv_debug(3, "thread %d: frames left by a longjmp dropped", (int)t->tid);
+		close_frames_down_to(t, live);
+	}
+	/* Without memory for its frame or node, a call goes unrecorded (and its
+	 * exit becomes a stray one); the profile says how many. */
+	struct pv_node *c = NULL;
+	/* Growth moves nothing: a handler's longjmp may abandon it midway
+	 * (pages made usable but not yet counted are made usable again). */
+	int room = t->top != t->stack_limit || grow_stack(t) == 0;
+	if (room)
+		c = pv_cct_child(&t->cct, t->top->node, fn);
+	if (c)
+		pv_push(t, t->top, c, sp, t->nev, t->read);
+	else
+		t->unrecorded++;
+}
+
+static void exit_slow(struct pv_thread *t, void *fn)
+{
+	t->jumped = 0;
+	struct pv_frame *f = t->top;
+	/* A signal handler never returns from the frames it interrupted: the
+	 * search stops at a signal's frame. */
+	while (f != t->stack && f->node->fn != fn && !pv_signal_of(f->node->fn))
+		f = frame_under(t, f);
+	if (f == t->stack || f->node->fn != fn) {
+		t->stray_exits++; /* entered before profiling began, or never recorded */
+		pv_debug(3, "thread %d: an exit from %p with no activation", (int)t->tid, fn);
+		return;
+	}
+	/* Frames above fn's were left without their exits (longjmp, unwinding). */
+	t->resyncs += f != t->top;
+	close_frames_down_to(t, frame_under(t, f));
+}
+
+void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	struct pv_guard g;
+	int entered = pv_guard_enter_abandonable(&g, t);
+	if (entered) {
+		enter_slow(t, fn, sp);
+		g.mode = t->run_mode; /* resynchronised, if it had jumped */
+	}
+	pv_guard_leave_abandonable(&g, entered);
+}
+
+void pv_thread_exit_slow(void *fn, struct pv_thread *t)
+{
+	struct pv_guard g;
+	int entered = pv_guard_enter_abandonable(&g, t);
+	if (entered) {
+		exit_slow(t, fn);
+		g.mode = t->run_mode;
+	}
+	pv_guard_leave_abandonable(&g, entered);
+}
+
+/* ---- setjmp and longjmp ---- */
+
+void pv_thread_note_setjmp(struct pv_thread *t, const void *env, uintptr_t sp)
+{
+	if (!pv_thread_has_state(t))
+		return;
+	struct pv_jmp_record *r = NULL;
+	for (unsigned i = 0; i < PV_JMP_RECORDS && !r; i++)
+		if (t->jmps[i].env == env)
+			r = &t->jmps[i];
+	/* One instruction: a handler's setjmp that interrupts this one takes another. */
+	if (!r)
+		r = &t->jmps[__atomic_fetch_add(&t->jmp_next, 1, __ATOMIC_RELAXED) % PV_JMP_RECORDS];
+	r->env = NULL;
+	pv_signal_fence();
+	r->sp = sp;
+	r->signal_depth = t->signal_depth;
+	/* A BUSY thread's stack may be midway through a change: such a setjmp
+	 * (in a handler that interrupted the runtime) only says how deep in
+	 * handlers it was. */
+	if (t->mode == PV_MODE_BUSY) {
+		r->top = SIZE_MAX;
+	} else {
+		r->top = (size_t)((char *)t->top - (char *)t->stack);
+		r->node = t->top->node;
+		r->frame_sp = t->top->sp;
+	}
+	pv_signal_fence();
+	r->env = env;
+}
+
+/* env's record, if a longjmp called at stack pointer sp can land there: its
+ * setjmp's caller must still be live, so not below sp. */
+static const struct pv_jmp_record *jmp_record(const struct pv_thread *t, const void *env,
+					      uintptr_t sp)
+{
+	for (unsigned i = 0; i < PV_JMP_RECORDS; i++)
+		if (t->jmps[i].env == env)
+			return t->jmps[i].sp >= sp ? &t->jmps[i] : NULL;
+	return NULL;
+}
+
+/* The frame r was taken at, if it is still on the stack as that same
+ * activation: a frame at or below the top, on the chain down from it. */
+static struct pv_frame *jmp_frame(const struct pv_thread *t, const struct pv_jmp_record *r)
+{
+	size_t top = (size_t)((char *)t->top - (char *)t->stack);
+	if (r->top > top)
+		return NULL;
+	struct pv_frame *want = (struct pv_frame *)((char *)t->stack + r->top);
+	struct pv_frame *f = t->top;
+	while ((char *)f > (char *)want)
+		f = frame_under(t, f);
+	return f == want && f->node == r->node && f->sp == r->frame_sp ? f : NULL;
+}
+
+/* A handler left by longjmp abandoned a hook or a slow path midway: what
+ * it may have left half done is made whole. Frames pushed or popped halfway
+ * are settled by the resynchronisation; the activation counts are
+ * recounted from the stack. (The cost of the instant the hook was
+ * interrupted at may be charged twice, or not at all.) */
+static void repair_abandoned(struct pv_thread *t)
+{
+	pv_cct_repair(&t->cct);
+	for (struct pv_func *f = t->cct.funcs; f; f = f->hh.next)
+		f->active = 0;
+	for (struct pv_frame *f = t->top; f != t->stack; f = frame_under(t, f))
+		f->node->func->active++;
+}
+
+void pv_thread_longjmp(struct pv_thread *t, const void *env, uintptr_t sp)
+{
+	if (!pv_thread_has_state(t))
+		return;
+	const struct pv_jmp_record *r = jmp_record(t, env, sp);
+	/* Unknown: assumed to leave the handlers that run BUSY, if any. */
+	unsigned depth = r ? r->signal_depth : t->busy_depth ? t->busy_depth - 1 : t->signal_depth;
+	if (t->busy_depth && depth >= t->busy_depth)
+		return; /* within a handler that runs BUSY: nothing was recorded there */
+	/* Leaving a handler abandons what it interrupted: a hook midway, or a
+	 * slow path (the handler then runs BUSY). */
+	int leaves_handler = depth < t->signal_depth;
+	struct pv_guard g;
+	int entered = 1;
+	/* Marked before BUSY and until after it: a second handler that lands
+	 * here and jumps out too takes this section over in turn. */
+	t->in_slow_path = 1;
+	pv_signal_fence();
+	if (t->busy_depth)
+		pv_guard_take_over(&g, t);
+	else
+		entered = pv_guard_enter(&g, t);
+	t->busy_depth = 0;
+	t->signal_depth = depth;
+	if (entered) {
+		if (leaves_handler)
+			repair_abandoned(t);
+		struct pv_frame *f = r && r->top != SIZE_MAX ? jmp_frame(t, r) : NULL;
+		if (f) {
+			t->resyncs += f != t->top;
+			close_frames_down_to(t, f);
+			t->jumped = 0;
+			g.mode = t->run_mode;
+		} else {
+			/* The next hook drops what lies below its stack pointer. */
+			t->jumped = 1;
+			g.mode = PV_MODE_JUMPED;
+		}
+	}
+	pv_guard_leave(&g);
+	pv_signal_fence();
+	if (t->mode != PV_MODE_BUSY)
+		t->in_slow_path = 0;
+}
+
+/* ---- signal handlers ---- */
+
+void pv_thread_handler_begins(struct pv_thread *t, int unrecorded)
+{
+	if (!pv_thread_has_state(t))
+		return;
+	t->signal_depth++;
+	/* Left by longjmp, such a handler abandons the runtime's section (or
+	 * nothing, if it only had no room to be recorded). A BUSY thread
+	 * outside the hooks' slow paths (a dump, holding a lock) is never
+	 * abandoned: it stays BUSY. */
+	int busy = t->mode == PV_MODE_BUSY && (unrecorded || t->in_slow_path);
+	if (busy && !t->busy_depth)
+		t->busy_depth = t->signal_depth;
+}
+
+void pv_thread_handler_ends(struct pv_thread *t)
+{
+	if (!pv_thread_has_state(t))
+		return;
+	if (t->busy_depth == t->signal_depth)
+		t->busy_depth = 0;
+	if (t->signal_depth)
+		t->signal_depth--;
+}
+
+struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t sp,
+					uint64_t *saved_last)
+{
+	struct pv_frame *top = t->top;
+	size_t fs = t->frame_size;
+	if (sig <= 0 || sig >= PV_NSIG)
+		return NULL;
+	if ((char *)top + 2 * fs > (char *)t->stack_limit && grow_stack(t) < 0)
+		return NULL;
+	/* An edge like a call's: the interrupted hook reads the edge index and
+	 * never writes a child list, so adding to them here is safe. */
+	struct pv_node *c = pv_cct_child(&t->cct, top->node, (void *)&pv_signal_markers[sig]);
+	if (!c)
+		return NULL;
+	struct pv_node *s = c->target; /* a signal nested in its own handler folds */
+	uint64_t now[PV_MAX_EVENTS];
+	t->read(t, now);
+	struct pv_frame *f = pv_frame_above(pv_frame_above(top, fs), fs);
+	f->sp = sp;
+	f->node = s;
+	/* The interrupted code is charged nothing here: it may be a hook midway
+	 * through its own accounting. The handler runs on a clock of its own. */
+	for (unsigned i = 0; i < t->nev; i++) {
+		saved_last[i] = t->last[i];
+		t->last[i] = now[i];
+		f->start[i] = now[i];
+	}
+	c->calls++;
+	s->func->active++;
+	pv_signal_fence();
+	t->top = f;
+	return top;
+}
+
+void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore,
+			    const uint64_t *saved_last)
+{
+	struct pv_frame *f = pv_frame_above(pv_frame_above(restore, t->frame_size), t->frame_size);
+	uint64_t start[PV_MAX_EVENTS];
+	memcpy(start, f->start, t->nev * sizeof(uint64_t));
+	/* The handler's frames are gone unless it skipped exits; then the signal's. */
+	close_frames_down_to(t, pv_frame_above(restore, t->frame_size));
+	/* Resume the interrupted clock as if the handler took no time: whatever
+	 * the interrupted code subtracts next excludes it. */
+	for (unsigned i = 0; i < t->nev; i++)
+		t->last[i] = saved_last[i] + (t->last[i] - start[i]);
+	pv_signal_fence();
+	t->top = restore;
+}
+
+void pv_thread_close_installed(struct pv_thread *t)
+{
+	close_frames_down_to(t, t->stack);
+}
+
+void pv_thread_close_all(struct pv_thread *t)
+{
+	pv_contexts_close_suspended(t);
+	pv_thread_close_installed(t);
+}
+
+void pv_thread_restart(struct pv_thread *t)
+{
+	uint64_t now[PV_MAX_EVENTS];
+	pv_cct_clear(&t->cct);
+	/* The counters may be new (a forked child's): no floor from the old ones. */
+	memset(t->last, 0, sizeof(t->last));
+	t->read(t, now);
+	memcpy(t->last, now, sizeof(now));
+	for (struct pv_frame *f = t->top; f != t->stack; f = frame_under(t, f))
+		memcpy(f->start, now, t->nev * sizeof(uint64_t));
+	pv_contexts_restart(t, now);
+	t->stray_exits = t->resyncs = t->unrecorded = 0;
+}

@@ -1,0 +1,263 @@
+/*
+ * thread.h — one profiled thread: its shadow stack, call-path tree and counters.
+ *
+ * Only the owning thread writes here while it runs; the process-wide profile
+ * takes the data over when the thread ends (or at exit, for those still alive).
+ */
+#ifndef PV_THREAD_H
+#define PV_THREAD_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+#include "runtime/arch.h"
+#include "runtime/cct.h"
+#include "runtime/counters.h"
+
+/* What a hook does on this thread. The fast clock path is 0 so the hooks'
+ * one comparison is against zero. */
+enum pv_mode {
+	PV_MODE_CLOCK = 0, /* one event, the TSC: fully inlined hooks */
+	PV_MODE_GENERIC,   /* any events, read through the counter backends */
+	PV_MODE_JUMPED,    /* a longjmp left frames behind: next hook resynchronises */
+	PV_MODE_BUSY,      /* inside the runtime: hooks of re-entered code are ignored */
+	PV_MODE_OFF,       /* not profiled (disabled, or thread torn down) */
+	PV_MODE_UNBORN,    /* first hook of a new thread sets it up */
+};
+
+/* The deepest a thread's shadow stack goes: calls deeper still run, but
+ * are counted as unrecorded (a loss the profile states). The program's own
+ * stack gives out long before this (16 bytes or more per frame). Under a
+ * limit on address space (RLIMIT_AS) the stack holds 1/256 of it at most. */
+#define PV_STACK_MAX_FRAMES (1u << 22)
+
+/* One activation on the shadow stack. */
+struct pv_frame {
+	uintptr_t sp;         /* hook's CFA at entry: deeper calls have less, inlined equal */
+	struct pv_node *node; /* where its costs go */
+	uint64_t start[];     /* counter values at entry, one per event */
+};
+
+/* Where a setjmp was called, so that its longjmp lands exactly there. */
+#define PV_JMP_RECORDS 16
+struct pv_jmp_record {
+	const void *env;       /* the jmp_buf; NULL: free (written last, cleared first) */
+	uintptr_t sp;          /* setjmp's caller's stack pointer */
+	size_t top;            /* the shadow top then, as an offset from the stack's base */
+	struct pv_node *node;  /* that frame's node and sp: is it still the same activation? */
+	uintptr_t frame_sp;
+	unsigned signal_depth; /* trampolines running then */
+};
+
+struct pv_thread;
+typedef void pv_read_fn(struct pv_thread *t, uint64_t *now);
+
+struct pv_thread {
+	/* Hot: read by every hook. */
+	int mode;
+	struct pv_frame *top;
+	struct pv_frame *stack_limit; /* the last frame that may be pushed onto */
+	uint64_t last[PV_MAX_EVENTS]; /* counter values at the last hook */
+	pv_read_fn *read;            /* counter read for PV_MODE_GENERIC */
+
+	/* Cold. */
+	int run_mode; /* the mode to return to after PV_MODE_BUSY */
+	int jumped;   /* set by the longjmp wrappers, cleared on resynchronising */
+	unsigned nev;
+	size_t frame_size;
+	struct pv_frame *stack; /* never moves while the thread lives */
+	size_t stack_bytes;     /* usable from stack on */
+	size_t stack_reserved;  /* address space held for it (PV_STACK_MAX_FRAMES) */
+	struct pv_cct cct;
+	struct pv_counters counters;
+	uint64_t stray_exits;    /* exits with no matching activation */
+	uint64_t resyncs;        /* times frames left by longjmp were dropped */
+	uint64_t unrecorded;     /* calls not recorded: no memory for their frame or node */
+	/* setjmp positions, and what a longjmp out of a signal handler must undo. */
+	struct pv_jmp_record jmps[PV_JMP_RECORDS];
+	unsigned jmp_next;     /* the next record to reuse, round robin */
+	unsigned signal_depth; /* trampolines running on this thread */
+	unsigned busy_depth;   /* the depth of the outermost handler running BUSY, 0 if none */
+	int in_slow_path;      /* BUSY in a section a handler may abandon by longjmp */
+	pid_t tid;
+	struct pv_thread *next, *prev; /* the live-thread list */
+	/* For the per-thread summary: the thread's CPU clock (when has_cpu_clock)
+	 * and when it began to be profiled (CLOCK_MONOTONIC, ns). */
+	int has_cpu_clock;
+	clockid_t cpu_clock;
+	uint64_t began_ns;
+	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
+};
+
+/* The TSC as the only event: the reader the inlined hooks are built with. */
+static inline void pv_read_clock(struct pv_thread *t, uint64_t *now)
+{
+	(void)t;
+	now[0] = pv_arch_clock();
+}
+
+static inline size_t pv_frame_size(unsigned nev)
+{
+	return sizeof(struct pv_frame) + nev * sizeof(uint64_t);
+}
+
+static inline struct pv_frame *pv_frame_above(struct pv_frame *f, size_t frame_size)
+{
+	return (struct pv_frame *)((char *)f + frame_size);
+}
+
+static inline struct pv_frame *pv_frame_below(struct pv_frame *f, size_t frame_size)
+{
+	return (struct pv_frame *)((char *)f - frame_size);
+}
+
+/* The runtime boundary. Everything the runtime does on a thread beyond the
+ * hooks' fast paths (slow paths, thread set-up and end, signal handlers,
+ * dumps) runs inside it: the thread is BUSY, so hooks of instrumented code
+ * the runtime calls (a program's malloc, say) are ignored, and the
+ * program's errno is back when it leaves. */
+struct pv_guard {
+	struct pv_thread *t;
+	int mode; /* the thread's mode after leaving; the caller may change it */
+	int saved_errno;
+	int was_abandonable; /* t->in_slow_path before an abandonable section */
+};
+
+/* Enter on t; 1 if the thread was profiling and is now BUSY under this
+ * guard, 0 if it was already inside the runtime or is not profiled (errno
+ * is kept either way). */
+static inline int pv_guard_enter(struct pv_guard *g, struct pv_thread *t)
+{
+	g->saved_errno = errno;
+	g->t = t;
+	g->mode = t->mode;
+	if (g->mode >= PV_MODE_BUSY)
+		return 0;
+	t->mode = PV_MODE_BUSY;
+	return 1;
+}
+
+/* Leave: a BUSY thread goes to g->mode (a thread the runtime has meanwhile
+ * turned off, at exit, stays off); errno is the program's again. */
+static inline void pv_guard_leave(struct pv_guard *g)
+{
+	/* Shared sentinels are BUSY for good: never written, not even to BUSY. */
+	if (g->t->mode == PV_MODE_BUSY && g->mode != PV_MODE_BUSY)
+		g->t->mode = g->mode;
+	errno = g->saved_errno;
+}
+
+/* The same around a section a signal handler may abandon by longjmp (the
+ * hooks' slow paths, the trampoline's own work): the thread is marked
+ * abandonable before it turns BUSY and until it no longer is, so no instant
+ * is BUSY but unmarked, which would leave it BUSY for good. */
+static inline int pv_guard_enter_abandonable(struct pv_guard *g, struct pv_thread *t)
+{
+	/* Sections nest (a handler's trampoline inside a slow path's first
+	 * instructions): each puts back the mark it found. */
+	int was = t->in_slow_path;
+	if (t->mode < PV_MODE_BUSY) {
+		t->in_slow_path = 1;
+		pv_signal_fence();
+	}
+	int entered = pv_guard_enter(g, t);
+	g->was_abandonable = was;
+	if (!entered && t->mode < PV_MODE_BUSY)
+		t->in_slow_path = was;
+	return entered;
+}
+
+/* Leave; a thread left BUSY on purpose (a handler that runs unrecorded)
+ * stays marked: its handler may still leave by longjmp. */
+static inline void pv_guard_leave_abandonable(struct pv_guard *g, int entered)
+{
+	pv_guard_leave(g);
+	if (entered && g->t->mode != PV_MODE_BUSY) {
+		pv_signal_fence();
+		g->t->in_slow_path = g->was_abandonable;
+	}
+}
+
+/* Does t have state of its own (not a shared sentinel, not torn down), that
+ * the runtime may write? */
+static inline int pv_thread_has_state(const struct pv_thread *t)
+{
+	return t->stack && t->mode <= PV_MODE_BUSY;
+}
+
+/* Take over the runtime section that a signal handler, now leaving by
+ * longjmp, interrupted (t is BUSY on its account): leaving returns the
+ * thread to its run mode. */
+static inline void pv_guard_take_over(struct pv_guard *g, struct pv_thread *t)
+{
+	g->saved_errno = errno;
+	g->t = t;
+	g->mode = t->run_mode;
+}
+
+/* A longjmp abandons frames whose exit hooks will never run: the thread's
+ * next hook resynchronises its shadow stack with the machine's. */
+static inline void pv_thread_note_longjmp(struct pv_thread *t)
+{
+	if (t->mode == PV_MODE_CLOCK || t->mode == PV_MODE_GENERIC) {
+		t->jumped = 1;
+		t->mode = PV_MODE_JUMPED;
+	} else if (t->mode == PV_MODE_JUMPED) {
+		t->jumped = 1;
+	}
+}
+
+/* setjmp(env) called with the caller's stack pointer sp: remember the
+ * shadow top, for the longjmp that comes back to it. Async-signal-safe. */
+void pv_thread_note_setjmp(struct pv_thread *t, const void *env, uintptr_t sp);
+
+/* longjmp(env) called at stack pointer sp: drop exactly the frames above
+ * env's setjmp when it is known and still live, else mark the thread for
+ * the next hook to resynchronise by stack pointers. A jump out of a handler
+ * that interrupted the runtime abandons what the runtime was doing there:
+ * the thread's state is repaired and it profiles again. */
+void pv_thread_longjmp(struct pv_thread *t, const void *env, uintptr_t sp);
+
+/* Around a program's signal handler, in the trampoline (unrecorded: the
+ * thread was profiling but there was no room to record the handler, which
+ * then runs BUSY). */
+void pv_thread_handler_begins(struct pv_thread *t, int unrecorded);
+void pv_thread_handler_ends(struct pv_thread *t);
+
+/* Set up t for nev events read by read (NULL: the TSC fast path).
+ * 0, or -1 when memory ran out. */
+int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read);
+void pv_thread_release(struct pv_thread *t);
+
+/* The hooks' slow halves: everything the inlined paths leave out (new call
+ * paths, stack growth, frames left by longjmp, stray exits), inside the
+ * runtime boundary. A thread already inside the runtime, or not profiled,
+ * records nothing. (Argument order as shadow.h's pv_enter_fn/pv_exit_fn.) */
+void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
+void pv_thread_exit_slow(void *fn, struct pv_thread *t);
+
+/* Around a signal handler: the handler's calls are recorded under a node
+ * for the signal, a child of the interrupted function. Its frame goes one
+ * slot above the top, leaving the next slot to a hook the signal may have
+ * interrupted mid-push. Returns the top to restore afterwards (and fills
+ * saved_last for the leave), or NULL if the handler must run unrecorded (the
+ * stack at its deepest, or no memory). */
+struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t sp,
+					uint64_t *saved_last);
+void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore,
+			    const uint64_t *saved_last);
+
+/* Close every open activation as if it returned now (thread end, exit, fork),
+ * those of suspended coroutines included. */
+void pv_thread_close_all(struct pv_thread *t);
+
+/* Close the open activations of the installed shadow stack only. */
+void pv_thread_close_installed(struct pv_thread *t);
+
+/* Zero the profile but keep the open activations, restarted from now (the
+ * thread's counters may have been reopened: a forked child's). */
+void pv_thread_restart(struct pv_thread *t);
+
+#endif /* PV_THREAD_H */

@@ -1,0 +1,268 @@
+/*
+ * interpose.c — libc functions the runtime must see happen.
+ *
+ * Each wrapper notes what the shadow stack needs to know, then calls libc's
+ * own function found with dlsym(RTLD_NEXT), so the program's behaviour is
+ * unchanged.
+ */
+#define _GNU_SOURCE
+#include <alloca.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/close_range.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "runtime/fds.h"
+#include "runtime/runtime.h"
+
+/* libc's own functions behind the wrappers, looked up once at start-up:
+ * a wrapper may run in a signal handler (close is async-signal-safe), where
+ * dlsym is not. A call that comes before start-up looks its function up then. */
+enum {
+	NEXT_setjmp, NEXT__setjmp, NEXT___sigsetjmp,
+	NEXT_longjmp, NEXT__longjmp, NEXT_siglongjmp, NEXT___longjmp_chk,
+	NEXT_execve, NEXT_execv, NEXT_execvp, NEXT_execvpe, NEXT_fexecve, NEXT_execveat,
+	NEXT__exit, NEXT__Exit, NEXT_dlclose,
+	NEXT_close, NEXT_dup2, NEXT_dup3, NEXT_close_range, NEXT_closefrom,
+	NEXT_COUNT
+};
+
+static const char *const next_names[NEXT_COUNT] = {
+	"setjmp", "_setjmp", "__sigsetjmp",
+	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+	"execve", "execv", "execvp", "execvpe", "fexecve", "execveat",
+	"_exit", "_Exit", "dlclose",
+	"close", "dup2", "dup3", "close_range", "closefrom",
+};
+
+static void *next_fns[NEXT_COUNT];
+
+static void *next_symbol(int which)
+{
+	void *f = __atomic_load_n(&next_fns[which], __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = dlsym(RTLD_NEXT, next_names[which]);
+		if (!f)
+			abort(); /* libc without the function the program just called */
+		__atomic_store_n(&next_fns[which], f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
+
+void pv_interpose_init(void)
+{
+	for (int i = 0; i < NEXT_COUNT; i++)
+		if (!next_fns[i])
+			next_fns[i] = dlsym(RTLD_NEXT, next_names[i]);
+}
+
+#define PV_NEXT(type, name) ((type *)next_symbol(NEXT_##name))
+
+/* ---- setjmp and longjmp: each longjmp lands where its setjmp was called ---- */
+
+/* setjmp, _setjmp and __sigsetjmp (which: 0, 1, 2) are entered in
+ * returns_twice.S. It calls this with the caller's stack pointer, then
+ * jumps to libc's function returned here with the registers and return
+ * address as the program left them, so that setjmp saves the program's. */
+PV_HIDDEN void *pv_setjmp_noted(void *env, uintptr_t caller_sp, int which)
+{
+	pv_thread_note_setjmp(pv_self, env, caller_sp);
+	return next_symbol(NEXT_setjmp + which);
+}
+
+typedef void jump_fn(struct __jmp_buf_tag *, int);
+
+#define PV_JUMP_WRAPPER(name)                                                     \
+	PV_EXPORT __attribute__((noreturn)) void name(struct __jmp_buf_tag env[1], int val) \
+	{                                                                         \
+		pv_thread_longjmp(pv_self, env, pv_arch_stack_pointer());         \
+		PV_NEXT(jump_fn, name)(env, val);                                 \
+		__builtin_unreachable();                                          \
+	}
+
+PV_JUMP_WRAPPER(longjmp)
+PV_JUMP_WRAPPER(_longjmp)
+PV_JUMP_WRAPPER(siglongjmp)
+PV_JUMP_WRAPPER(__longjmp_chk)
+
+/* ---- vfork: the child borrows the parent's memory, profile included ---- */
+
+/* What the hooks of a vfork child find: a thread the runtime never writes
+ * and whose hooks record nothing. */
+static struct pv_thread vfork_child = { .mode = PV_MODE_OFF };
+
+/* vfork in returns_twice.S: before the system call, this thread's hooks are
+ * pointed at vfork_child (what the child runs with: it shares this TLS);
+ * the parent, resumed, gets its own back with vfork's result. */
+PV_HIDDEN struct pv_thread *pv_vfork_begins(void)
+{
+	struct pv_thread *parent = pv_self;
+	pv_self = &vfork_child;
+	return parent;
+}
+
+PV_HIDDEN long pv_vfork_ended(long result, struct pv_thread *parent)
+{
+	pv_self = parent;
+	if ((unsigned long)result > -4096UL) {
+		errno = (int)-result;
+		return -1;
+	}
+	return result;
+}
+
+/* ---- exec: write the profile of the image that is about to be replaced ---- */
+
+typedef int execve_fn(const char *, char *const[], char *const[]);
+typedef int execv_fn(const char *, char *const[]);
+typedef int fexecve_fn(int, char *const[], char *const[]);
+typedef int execveat_fn(int, const char *, char *const[], char *const[], int);
+
+PV_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	pv_runtime_before_exec();
+	return PV_NEXT(execve_fn, execve)(path, argv, envp);
+}
+
+PV_EXPORT int execv(const char *path, char *const argv[])
+{
+	pv_runtime_before_exec();
+	return PV_NEXT(execv_fn, execv)(path, argv);
+}
+
+PV_EXPORT int execvp(const char *file, char *const argv[])
+{
+	pv_runtime_before_exec();
+	return PV_NEXT(execv_fn, execvp)(file, argv);
+}
+
+PV_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	pv_runtime_before_exec();
+	return PV_NEXT(execve_fn, execvpe)(file, argv, envp);
+}
+
+PV_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	pv_runtime_before_exec();
+	return PV_NEXT(fexecve_fn, fexecve)(fd, argv, envp);
+}
+
+PV_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+		       int flags)
+{
+	pv_runtime_before_exec();
+	return PV_NEXT(execveat_fn, execveat)(dirfd, path, argv, envp, flags);
+}
+
+/* The execl family passes arguments inline: gather them, then use the above. */
+#define PV_GATHER_ARGS(first, ap, argv, extra)                                    \
+	size_t n = 1;                                                             \
+	va_start(ap, first);                                                      \
+	while (va_arg(ap, char *))                                                \
+		n++;                                                              \
+	va_end(ap);                                                               \
+	char **argv = alloca((n + 1) * sizeof(char *));                           \
+	va_start(ap, first);                                                      \
+	argv[0] = (char *)(first);                                                \
+	for (size_t i = 1; i <= n; i++)                                           \
+		argv[i] = va_arg(ap, char *);                                     \
+	extra;                                                                    \
+	va_end(ap)
+
+PV_EXPORT int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	PV_GATHER_ARGS(arg, ap, argv, (void)0);
+	return execv(path, argv);
+}
+
+PV_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	PV_GATHER_ARGS(arg, ap, argv, (void)0);
+	return execvp(file, argv);
+}
+
+PV_EXPORT int execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	char **envp;
+	PV_GATHER_ARGS(arg, ap, argv, envp = va_arg(ap, char **));
+	return execve(path, argv, envp);
+}
+
+/* ---- exits that skip atexit handlers and destructors ---- */
+
+typedef void exit_fn(int);
+
+PV_EXPORT __attribute__((noreturn)) void _exit(int status)
+{
+	pv_runtime_exit_now();
+	PV_NEXT(exit_fn, _exit)(status);
+	__builtin_unreachable();
+}
+
+PV_EXPORT __attribute__((noreturn)) void _Exit(int status)
+{
+	pv_runtime_exit_now();
+	PV_NEXT(exit_fn, _Exit)(status);
+	__builtin_unreachable();
+}
+
+/* ---- dlclose: the functions of an unloaded object keep their names ---- */
+
+typedef int dlclose_fn(void *);
+
+PV_EXPORT int dlclose(void *handle)
+{
+	void *closing = pv_runtime_module_closing(handle);
+	int rc = PV_NEXT(dlclose_fn, dlclose)(handle);
+	pv_runtime_module_closed(closing);
+	return rc;
+}
+
+/* ---- descriptors: the program may take back any number, ours included ---- */
+
+typedef int close_fn(int);
+typedef int dup2_fn(int, int);
+typedef int dup3_fn(int, int, int);
+typedef int close_range_fn(unsigned, unsigned, int);
+typedef void closefrom_fn(int);
+
+PV_EXPORT int close(int fd)
+{
+	if (unlikely(pv_fd_is_ours(fd)))
+		pv_runtime_fds_taken((unsigned)fd, (unsigned)fd);
+	return PV_NEXT(close_fn, close)(fd);
+}
+
+PV_EXPORT int dup2(int oldfd, int newfd)
+{
+	if (unlikely(pv_fd_is_ours(newfd)) && oldfd != newfd)
+		pv_runtime_fds_taken((unsigned)newfd, (unsigned)newfd);
+	return PV_NEXT(dup2_fn, dup2)(oldfd, newfd);
+}
+
+PV_EXPORT int dup3(int oldfd, int newfd, int flags)
+{
+	if (unlikely(pv_fd_is_ours(newfd)) && oldfd != newfd)
+		pv_runtime_fds_taken((unsigned)newfd, (unsigned)newfd);
+	return PV_NEXT(dup3_fn, dup3)(oldfd, newfd, flags);
+}
+
+PV_EXPORT int close_range(unsigned first, unsigned last, int flags)
+{
+	if (!(flags & CLOSE_RANGE_CLOEXEC))
+		pv_runtime_fds_taken(first, last);
+	return PV_NEXT(close_range_fn, close_range)(first, last, flags);
+}
+
+PV_EXPORT void closefrom(int lowfd)
+{
+	pv_runtime_fds_taken(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);
+	PV_NEXT(closefrom_fn, closefrom)(lowfd);
+}

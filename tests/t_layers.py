@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""lib/ in layers, one way (lib/README.md): base <- model <- output <- {runtime,
+cmd}. Every include names its folder, and each folder includes only what the
+table allows; the command links no runtime code. Each check is also run on a
+planted violation, so that a check that cannot fail is seen."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import harness as h
+
+t = h.Tap()
+LIB = os.path.join(h.ROOT, "lib")
+
+# What each folder may include from lib/ (its own folder included).
+MAY_INCLUDE = {
+    "base": {"base"},
+    "model": {"base", "model"},
+    "output": {"base", "model", "output"},
+    "runtime": {"base", "model", "output", "runtime"},
+    "runtime/wrap": {"base", "model", "output", "runtime"},
+    "cmd": {"base", "model", "output", "cmd"},
+}
+# System headers a folder may not use: the model knows events by their
+# kind, never by perf's attributes.
+FORBIDDEN_SYSTEM = {"model": {"linux/perf_event.h"}, "output": {"linux/perf_event.h"},
+                    "cmd": {"linux/perf_event.h"}}
+# The public header (include/), which the runtime implements.
+PUBLIC = {"profviz.h": {"runtime"}}
+INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^">]+)[">]', re.M)
+
+
+def folder_of(rel):
+    """The layer a file under lib/ belongs to: 'runtime/wrap', 'model', ..."""
+    parts = rel.split(os.sep)
+    if parts[0] == "runtime" and len(parts) > 2 and parts[1] == "wrap":
+        return "runtime/wrap"
+    return parts[0] if len(parts) > 1 else None
+
+
+def violations(lib):
+    """Every include under lib that breaks the table, as 'file: why'."""
+    found = []
+    for root, _, files in os.walk(lib):
+        for name in sorted(files):
+            if not name.endswith((".c", ".h", ".S")):
+                continue
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, lib)
+            folder = folder_of(rel)
+            if folder is None:
+                found.append("%s: a source outside every layer's folder" % rel)
+                continue
+            with open(path, errors="replace") as f:
+                text = f.read()
+            for kind, header in INCLUDE.findall(text):
+                if kind == "<":
+                    if header in FORBIDDEN_SYSTEM.get(folder, ()):
+                        found.append("%s: <%s> is not %s's" % (rel, header, folder))
+                    continue
+                top = header.split("/")[0]
+                if folder in PUBLIC.get(header, ()):
+                    continue
+                if "/" not in header:
+                    found.append('%s: "%s" does not name its folder' % (rel, header))
+                elif top == "runtime" and header.startswith("runtime/wrap/") and \
+                        folder != "runtime/wrap":
+                    found.append('%s: "%s": only runtime.c starts the wrappers' % (rel, header))
+                elif top not in MAY_INCLUDE[folder]:
+                    found.append('%s: "%s": %s may not use %s' % (rel, header, folder, top))
+    return found
+
+
+with t.case("includes"):
+    found = violations(LIB)
+    t.eq(found, [], "every include under lib/ names its folder and keeps to the table")
+    # The same check on a copy with one violation planted per rule.
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "lib")
+        shutil.copytree(LIB, copy, ignore=shutil.ignore_patterns("*.md", "*.js"))
+        plants = {
+            "model/profile.c": '#include "runtime/cct.h"\n',
+            "output/dot.c": '#include "cmd/cmd.h"\n',
+            "base/arena.c": '#include "model/event.h"\n',
+            "cmd/dot.c": '#include "runtime/counters.h"\n',
+            "model/report.c": '#include <linux/perf_event.h>\n',
+            "output/json.c": '#include "report.h"\n',
+        }
+        for rel, line in plants.items():
+            with open(os.path.join(copy, rel), "a") as f:
+                f.write(line)
+        planted = violations(copy)
+        t.ok(sorted({v.split(":")[0] for v in planted}) == sorted(plants),
+             "a violation planted in each of %d files is found, and nothing else" % len(plants),
+             diag="\n".join(planted))
+
+
+def symbols(binary, defined):
+    flags = ["--defined-only"] if defined else ["-u"]
+    out = subprocess.run(["nm", "-C"] + flags + [binary], capture_output=True, text=True,
+                         check=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.split()}
+
+
+RUNTIME_ONLY = re.compile(r"^pv_(counters|cct|thread|fd|guard|hook|runtime|stack)_")
+
+with t.case("the command"):
+    cmd = os.path.join(h.ROOT, "profviz")
+    leaked = sorted(s for s in symbols(cmd, True) if RUNTIME_ONLY.match(s))
+    t.eq(leaked, [], "the command holds no runtime code (nm profviz)")
+    # The same pattern finds the runtime's code where it is: in profviz.so.
+    t.ok(any(RUNTIME_ONLY.match(s) for s in symbols(h.PRELOAD, True)),
+         "... the check finds such code in profviz.so")
+    ldd = subprocess.run(["ldd", cmd], capture_output=True, text=True).stdout
+    t.ok("libdw" not in ldd and "libelf" not in ldd,
+         "the command needs neither libdw nor libelf", diag=ldd)
+
+t.done()
