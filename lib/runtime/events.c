@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,19 @@ static int read_line(const char *path, char *buf, size_t size)
 	return 1;
 }
 
+/* Write why a part of an event name is refused: the return value of every
+ * step of parsing one (0 when it succeeds). */
+static int fail(char *why, size_t why_size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t why_size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, why_size, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 /* Put value into the bits a sysfs format names ("config:0-7,32-35"). */
 static int apply_format(struct pv_event *e, const char *format, uint64_t value, char *why,
 			size_t why_size)
@@ -168,7 +182,7 @@ static int apply_format(struct pv_event *e, const char *format, uint64_t value, 
 	else if (!strncmp(format, "config2:", 8))
 		field = &e->config2, bits = format + 8;
 	else
-		return snprintf(why, why_size, "format '%.64s' is not understood", format), 0;
+		return fail(why, why_size, "format '%.64s' is not understood", format);
 	unsigned shift = 0;
 	while (*bits) {
 		char *end;
@@ -176,19 +190,19 @@ static int apply_format(struct pv_event *e, const char *format, uint64_t value, 
 		if (*end == '-')
 			hi = (unsigned)strtoul(end + 1, &end, 10);
 		if (hi < lo || hi > 63)
-			return snprintf(why, why_size, "format '%.64s' is not understood", format), 0;
+			return fail(why, why_size, "format '%.64s' is not understood", format);
 		unsigned width = hi - lo + 1;
 		uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
 		*field |= ((value >> shift) & mask) << lo;
 		shift += width;
 		bits = *end == ',' ? end + 1 : end;
 		if (*end && *end != ',')
-			return snprintf(why, why_size, "format '%.64s' is not understood", format), 0;
+			return fail(why, why_size, "format '%.64s' is not understood", format);
 	}
 	if (shift < 64 && value >> shift)
-		return snprintf(why, why_size, "value 0x%llx does not fit %.64s",
-				(unsigned long long)value, format), 0;
-	return 1;
+		return fail(why, why_size, "value 0x%llx does not fit %.64s",
+				(unsigned long long)value, format);
+	return 0;
 }
 
 static int apply_terms(struct pv_event *e, const char *sysfs, const char *pmu, char *terms,
@@ -204,23 +218,23 @@ static int apply_term(struct pv_event *e, const char *sysfs, const char *pmu, ch
 		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/events/%s", sysfs, pmu,
 			 term);
 		if (depth > 0 || !read_line(path, line, sizeof(line)))
-			return snprintf(why, why_size, "PMU '%.64s' has no event '%.64s'", pmu, term), 0;
+			return fail(why, why_size, "PMU '%.64s' has no event '%.64s'", pmu, term);
 		return apply_terms(e, sysfs, pmu, line, depth + 1, why, why_size);
 	}
 	*eq = '\0';
 	const char *name = term, *text = eq + 1;
 	uint64_t value;
 	if (!parse_number(text, &value))
-		return snprintf(why, why_size, "'%.64s=%.64s' is not a number", name, text), 0;
+		return fail(why, why_size, "'%.64s=%.64s' is not a number", name, text);
 	if (!strcmp(name, "config") || !strcmp(name, "config1") || !strcmp(name, "config2")) {
 		uint64_t *field = name[6] == '1' ? &e->config1 : name[6] == '2' ? &e->config2
 										 : &e->config;
 		*field |= value;
-		return 1;
+		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/format/%s", sysfs, pmu, name);
 	if (!read_line(path, line, sizeof(line)))
-		return snprintf(why, why_size, "PMU '%.64s' has no term '%.64s'", pmu, name), 0;
+		return fail(why, why_size, "PMU '%.64s' has no term '%.64s'", pmu, name);
 	return apply_format(e, line, value, why, why_size);
 }
 
@@ -228,9 +242,9 @@ static int apply_terms(struct pv_event *e, const char *sysfs, const char *pmu, c
 		       int depth, char *why, size_t why_size)
 {
 	for (char *save = NULL, *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (!apply_term(e, sysfs, pmu, t, depth, why, why_size))
-			return 0;
-	return 1;
+		if (apply_term(e, sysfs, pmu, t, depth, why, why_size) < 0)
+			return -1;
+	return 0;
 }
 
 /* "pmu/terms/" with an optional ":u" (user-only is what is counted anyway). */
@@ -242,7 +256,7 @@ static int parse_pmu(struct pv_event *e, const char *item, const char *sysfs, ch
 	char *slash = strchr(buf, '/');
 	char *last = strrchr(buf, '/');
 	if (slash == last || (last[1] && strcmp(last + 1, ":u")))
-		return snprintf(why, why_size, "not of the form pmu/term=value,.../"), 0;
+		return fail(why, why_size, "not of the form pmu/term=value,.../");
 	*slash = *last = '\0';
 	const char *pmu = buf;
 	char path[1024], line[64];
@@ -250,11 +264,11 @@ static int parse_pmu(struct pv_event *e, const char *item, const char *sysfs, ch
 	uint64_t type;
 	if (!*pmu || strchr(pmu, '.') || !read_line(path, line, sizeof(line)) ||
 	    !parse_number(line, &type))
-		return snprintf(why, why_size, "no PMU '%.64s' in %.64s/bus/event_source/devices", pmu,
-				sysfs), 0;
+		return fail(why, why_size, "no PMU '%.64s' in %.64s/bus/event_source/devices", pmu,
+				sysfs);
 	e->type = (uint32_t)type;
 	if (!slash[1])
-		return snprintf(why, why_size, "no terms between the slashes"), 0;
+		return fail(why, why_size, "no terms between the slashes");
 	return apply_terms(e, sysfs, pmu, slash + 1, 0, why, why_size);
 }
 
@@ -275,21 +289,21 @@ static int parse_libpfm(struct pv_event *e, const char *name, char *why, size_t 
 		}
 	}
 	if (!encode)
-		return snprintf(why, why_size, "unknown event (and libpfm4 is not installed)"), 0;
+		return fail(why, why_size, "unknown event (and libpfm4 is not installed)");
 	struct perf_event_attr attr;
 	memset(&attr, 0, sizeof(attr));
 	pfm_perf_encode_arg_t arg = { .attr = &attr, .size = sizeof(arg) };
 	int rc = encode(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (rc != PFM_SUCCESS)
-		return snprintf(why, why_size, "unknown event (libpfm4: %s)",
-				strerror_pfm ? strerror_pfm(rc) : "not found"), 0;
+		return fail(why, why_size, "unknown event (libpfm4: %s)",
+				strerror_pfm ? strerror_pfm(rc) : "not found");
 	/* Only the event's identity is taken: libpfm4 leaves attr.size at 0,
 	 * and counters.c sets the rest of the attr itself. */
 	e->type = attr.type;
 	e->config = attr.config;
 	e->config1 = attr.config1;
 	e->config2 = attr.config2;
-	return 1;
+	return 0;
 }
 
 static int parse_one(struct pv_event *e, const char *item, const char *sysfs, char *why,
@@ -298,18 +312,17 @@ static int parse_one(struct pv_event *e, const char *item, const char *sysfs, ch
 	memset(e, 0, sizeof(*e));
 	e->backend = PV_BACKEND_READ; /* always correct; start-up may choose rdpmc */
 	if (strlen(item) >= sizeof(e->name))
-		return snprintf(why, why_size, "name too long"), 0;
+		return fail(why, why_size, "name too long");
 	strcpy(e->name, item);
 	if (pv_event_named(item, e))
-		return 1;
+		return 0;
 	if (strchr(item, '/'))
 		return parse_pmu(e, item, sysfs, why, why_size);
 	if (item[0] == 'r' && isxdigit((unsigned char)item[1])) {
 		e->type = PERF_TYPE_RAW;
 		if (parse_hex(item + 1, &e->config))
-			return 1;
-		return snprintf(why, why_size, "not a raw event (r followed by up to 16 hex digits)"),
-		       0;
+			return 0;
+		return fail(why, why_size, "not a raw event (r followed by up to 16 hex digits)");
 	}
 	return parse_libpfm(e, item, why, why_size);
 }
@@ -354,7 +367,7 @@ unsigned pv_events_parse(const char *list, const char *sysfs, struct pv_event_se
 			struct pv_event e;
 			if (out->n == PV_MAX_EVENTS) {
 				pv_log(VAR ": more than %d events; '%s' is ignored", PV_MAX_EVENTS, item);
-			} else if (!parse_one(&e, item, sysfs, why, sizeof(why))) {
+			} else if (parse_one(&e, item, sysfs, why, sizeof(why)) < 0) {
 				pv_log(VAR ": '%s': %s; it is ignored", item, why);
 			} else {
 				int dup = 0;
