@@ -1,6 +1,7 @@
-/* json.c — the machine-readable profile, schema "profviz-1" (see README).
- * Revisions only add fields, so a reader of an older revision reads a newer
- * file; "revision" says which fields to expect. */
+/* json.c — the machine-readable profile, schema "profviz-1", described field
+ * by field in profviz-1.schema.json beside this file. "revision" says which
+ * fields to expect: revisions add fields, except revision 3, which dropped
+ * "backend" (the same as "backends"[0]). */
 #include <inttypes.h>
 #include <string.h>
 
