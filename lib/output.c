@@ -202,3 +202,14 @@ int pv_output_write_all(const struct pv_config *c, const struct pv_report *r, in
 	}
 	return status;
 }
+
+void pv_output_remove_all(const struct pv_config *c, int pid, struct pv_output_tag tag)
+{
+	for (unsigned i = 0; i < c->n_outputs; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+		if (pv_output_path(&c->outputs[i], pid, tag, path, sizeof(path)) == 0 &&
+		    lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IWUSR))
+			unlink(path);
+	}
+}
