@@ -215,6 +215,11 @@ with t.case("dot --focus"):
          "%r vs %r" % (got["alpha"], 100.0 * alpha_flow / focus_total))
     t.eq((got["alpha"][1], got["main"][1]), (0.0, 0.0), "focus: callers have no self in it")
     t.ok("focused on shared" in r.stdout, "focus: said in the caption")
+    rep = profviz("report", "--exact", "--top", "0", "--focus", "shared", PROF)
+    rows = {m.group(7): float(m.group(2)) for m in map(ROW.match, rep.stdout.splitlines()) if m}
+    t.ok(sorted(rows) == sorted(got) and all(abs(rows[n] - got[n][0]) < 0.006 for n in got) and
+         "focused on shared" in rep.stdout,
+         "report --focus: the graph's part, the same total shares", rep.stdout + rep.stderr)
     r = profviz("dot", "--focus", "nothing_like_it", PROF)
     one_line_naming(r, PROF, "focus: an unknown function: one line, exit 2")
 

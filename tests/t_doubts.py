@@ -9,7 +9,9 @@ busiest cuts the hooks' cost but leaves the rest as uncertain: README)."""
 import json
 import os
 import re
+import shlex
 import subprocess
+import tempfile
 import harness as h
 
 PROFVIZ = os.path.join(h.ROOT, "profviz")
@@ -99,6 +101,79 @@ with t.case("read back, by event"):
              "%s%s read back: %s" % (name, " (saved as %s)" % kinds[0] if kinds else "",
                                      "times in doubt" if doubted else "no doubt said"),
              diag=rep.stderr[-500:])
+
+
+def part_profile(path):
+    """A run where the hooks took a fifth of a percent, but three quarters of
+    what runs below ns::outer(int): its million calls of leaf cost 1 ns each,
+    the hooks 2 ns a call."""
+    names = ["main", "work", "ns::outer(int)", "leaf"]
+    # (parent, function, calls, self, raw_self), parents first
+    rows = [(None, 0, 1, 1000, 1000), (0, 1, 1, 10**9, 10**9), (0, 2, 1, 1000, 1000),
+            (2, 3, 10**6, 10**6, 3 * 10**6)]
+    total, raw = [0] * 4, [0] * 4
+    for i in reversed(range(4)):
+        total[i] += rows[i][3]
+        raw[i] += rows[i][4]
+        if rows[i][0] is not None:
+            total[rows[i][0]] += total[i]
+            raw[rows[i][0]] += raw[i]
+    funcs = [{"id": i, "name": n, "module": "/bin/part", "address": hex(0x1000 + 16 * i),
+              "calls": rows[i][2], "self": [rows[i][3]], "total": [total[i]],
+              "raw_self": [rows[i][4]], "raw_total": [raw[i]]} for i, n in enumerate(names)]
+    arcs = [{"caller": rows[i][0], "callee": i, "calls": rows[i][2], "nested_calls": 0,
+             "total": [total[i]], "raw_total": [raw[i]]} for i in range(4)]
+    paths = [{"parent": rows[i][0], "function": i, "calls": rows[i][2], "self": [rows[i][3]],
+              "total": [total[i]], "raw_self": [rows[i][4]]} for i in range(4)]
+    with open(path, "w") as f:
+        json.dump({"format": "profviz-1", "revision": 2, "program": "/bin/part", "pid": 1,
+                   "events": ["tsc"], "backend": "tsc", "backends": ["tsc"], "units": ["ns"],
+                   "running_ratio": [1], "run_total": [total[0]], "compensated": True,
+                   "raw_run_total": [raw[0]],
+                   "overhead": {"caller": [1.0], "caller_miss": [0.0], "callee": [1.0],
+                                "callee_span": [1.0]},
+                   "clamped": [0], "threads": 1, "wall_seconds": 1.0, "stray_exits": 0,
+                   "resyncs": 0, "losses": {"unrecorded_calls": 0, "merge_failures": 0,
+                                            "lost_records": 0, "counters_lost": 0},
+                   "functions": funcs, "per_thread": [], "arcs": arcs, "paths": paths}, f)
+
+
+with t.case("a part of the run"):
+    # The graph of a part judges the part; the report it points to must be
+    # one that judges the same part, and lists what the graph says it does.
+    part = os.path.join(tempfile.mkdtemp(prefix="profviz-doubts-"), "part.json")
+    part_profile(part)
+    whole = subprocess.run([PROFVIZ, "report", "--color", "never", part], capture_output=True,
+                           text=True)
+    t.ok(whole.returncode == 0 and "hooks took" not in whole.stdout,
+         "the whole run's report has no doubts", diag=whole.stdout + whole.stderr)
+    for asked in (["--focus", "ns::outer(int)"], ["--root", "ns::outer"],
+                  ["--root", "ns::outer", "--event", "tsc"]):
+        what = " ".join(asked)
+        dot = subprocess.run([PROFVIZ, "dot"] + asked + [part], capture_output=True, text=True)
+        m = re.search(r"in this view, the hooks took (\d+)% of the raw run: .*? are uncertain; "
+                      r"(profviz report[^\\]*) lists them", dot.stdout)
+        t.ok(m is not None, "%s: the graph doubts the part, and says so" % what,
+             diag=dot.stdout[-800:] + dot.stderr)
+        if not m:
+            continue
+        said = shlex.split(m.group(2))
+        t.eq(said, ["profviz", "report"] + asked,
+             "%s: it names the report of that part, the name a shell word" % what)
+        rep = subprocess.run([PROFVIZ] + said[1:] + ["--color", "never", part],
+                             capture_output=True, text=True)
+        listed = re.search(r"In this view, the hooks took (\d+)% of the raw run.*?the busiest:"
+                           r"\n\s+calls\s+self a call\s+function\n(.*?)\n", rep.stdout, re.S)
+        t.ok(rep.returncode == 0 and listed is not None,
+             "%s: that report lists the functions cheaper than their hooks" % what,
+             diag=rep.stdout[-1500:] + rep.stderr)
+        if listed:
+            t.eq((listed.group(1), listed.group(2).split()[0], listed.group(2).split()[-1]),
+                 (m.group(1), "1000000", "leaf"),
+                 "%s: the same share as the graph's, and the leaf's million calls" % what)
+    both = subprocess.run([PROFVIZ, "report", "--focus", "leaf", "--root", "leaf", part],
+                          capture_output=True, text=True)
+    t.ok(both.returncode == 2 and "not both" in both.stderr, "report: --focus or --root")
 
 with t.case("not compensated"):
     r = h.run([exe, CALLS], env={"PROFVIZ_COMPENSATE": "0"})

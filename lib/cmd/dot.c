@@ -10,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "output/file.h"
+#include "cmd/part.h"
 #include "model/view.h"
 
 static const char usage[] =
@@ -86,40 +87,14 @@ int pv_cmd_dot(int argc, char **argv)
 		return PV_EXIT_TROUBLE;
 	}
 	struct pv_report part, *shown = &l.r;
-	char *chosen = NULL; /* the focus's or root's function ids */
 	int status = PV_EXIT_TROUBLE;
-	char caption[600] = "";
+	struct pv_view_asked asked = { focus, root, depth, event };
 	if (focus || root || depth) {
-		chosen = calloc(l.r.n_funcs + 1, 1);
-		struct pv_view v = { focus ? PV_VIEW_FOCUS : root ? PV_VIEW_ROOT : PV_VIEW_WHOLE,
-				     chosen, (unsigned)depth };
-		if (!chosen) {
-			fprintf(stderr, "profviz dot: out of memory\n");
+		if (pv_view_asked_build(&part, &l, &asked, "dot") < 0)
 			goto out;
-		}
-		if (!l.r.n_paths) {
-			fprintf(stderr, "profviz: %s: no call paths in it (written by a profviz "
-				"before JSON revision 2): --focus, --root and --depth need them\n",
-				path);
-			goto out;
-		}
-		if ((focus || root) &&
-		    pv_find_functions(&l.r, focus ? focus : root, path, chosen) < 0)
-			goto out;
-		if (pv_view_build(&part, &l.r, &v) < 0) {
-			fprintf(stderr, "profviz dot: out of memory\n");
-			goto out;
-		}
 		shown = &part;
-		if (focus || root)
-			snprintf(caption, sizeof(caption), "%s %.400s: shares are of its total%s",
-				 focus ? "focused on" : "below",
-				 l.r.funcs[(char *)memchr(chosen, 1, l.r.n_funcs) - chosen].sym.name,
-				 depth ? "; callees cut at that depth" : "");
-		else
-			snprintf(caption, sizeof(caption), "%lu levels of calls shown", depth);
-		shown->view = caption;
 	}
+	shown->view_options = pv_view_asked_options(&asked);
 	shown->node_threshold = node;
 	shown->edge_threshold = edge;
 	shown->max_nodes = (unsigned)nodes;
@@ -130,7 +105,6 @@ int pv_cmd_dot(int argc, char **argv)
 	if (shown == &part)
 		pv_report_free(&part);
 out:
-	free(chosen);
 	pv_loaded_free(&l);
 	return status;
 }

@@ -10,13 +10,14 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/part.h"
 #include "output/dotstyle.h"
 #include "base/paths.h"
 #include "model/trust.h"
 
 static const char usage[] =
 	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
-	"                      [--color WHEN] PROFILE.json\n"
+	"                      [--focus FUNC | --root FUNC] [--color WHEN] PROFILE.json\n"
 	"The functions hottest first (self and total share of the run, calls, cost\n"
 	"per call, IPC when the run counted instructions and cycles), then the\n"
 	"hottest arcs.\n"
@@ -24,6 +25,9 @@ static const char usage[] =
 	"  --sort KEY    self (default), total, calls, per-call or name\n"
 	"  --event NAME  the event the tables are in (default: the run's first)\n"
 	"  --exact       whole numbers in the event's unit, not 1.23 ms\n"
+	"  --focus FUNC  FUNC, its callees, and its callers with only what they spend\n"
+	"                through it, as profviz dot shows them; shares are of FUNC's total\n"
+	"  --root FUNC   FUNC and what runs below it; shares are of FUNC's total\n"
 	"  --color WHEN  auto (default: on a terminal), always or never\n";
 
 enum sort_key { BY_SELF, BY_TOTAL, BY_CALLS, BY_PER_CALL, BY_NAME };
@@ -133,6 +137,8 @@ static void heading(const struct view *v)
 	printf("; this report in %s, run total ", r->events[v->ev].name);
 	amount(v, (double)r->run_total[v->ev], 0);
 	printf("%s\n", r->compensated ? " (the hooks' own cost taken out)" : "");
+	if (r->view)
+		printf("%s\n", r->view);
 }
 
 static void flat(const struct view *v, unsigned top)
@@ -256,8 +262,9 @@ static void doubts(const struct view *v)
 	by_calls.key = BY_CALLS;
 	sorting = &by_calls;
 	qsort(order, busy, sizeof(int), func_order);
-	printf("\nThe hooks took %.0f%% of the raw run: the times of functions that cost less than\n"
-	       "their hooks (", 100 * pv_hooks_share(r, ev));
+	printf("\n%s took %.0f%% of the raw run: the times of functions that cost less than\n"
+	       "their hooks (", r->view ? "In this view, the hooks" : "The hooks",
+	       100 * pv_hooks_share(r, ev));
 	amount(v, hooks, 0);
 	printf(" a call) are uncertain. %u function%s, with %.0f%% of the calls",
 	       cheaper, cheaper == 1 ? " does" : "s do", percent(calls, all_calls));
@@ -301,8 +308,10 @@ int pv_cmd_report(int argc, char **argv)
 		{ "top", required_argument, NULL, 't' },   { "sort", required_argument, NULL, 's' },
 		{ "event", required_argument, NULL, 'e' }, { "exact", no_argument, NULL, 'x' },
 		{ "color", required_argument, NULL, 'c' }, { "colour", required_argument, NULL, 'c' },
+		{ "focus", required_argument, NULL, 'f' }, { "root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },        { 0 }
 	};
+	struct pv_view_asked asked = { 0 };
 	unsigned long top = 25;
 	const char *sort = "self", *event = NULL, *colour = "auto";
 	int exact = 0, opt;
@@ -317,6 +326,8 @@ int pv_cmd_report(int argc, char **argv)
 		case 'e': event = optarg; break;
 		case 'x': exact = 1; break;
 		case 'c': colour = optarg; break;
+		case 'f': asked.focus = optarg; break;
+		case 'r': asked.root = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return PV_EXIT_TROUBLE;
 		}
@@ -328,8 +339,10 @@ int pv_cmd_report(int argc, char **argv)
 			key = i;
 	int colour_on = !strcmp(colour, "always") ? 1 : !strcmp(colour, "never") ? 0
 		      : !strcmp(colour, "auto") ? isatty(STDOUT_FILENO) : -1;
-	if (key < 0 || colour_on < 0 || optind + 1 != argc) {
-		if (key < 0)
+	if (key < 0 || colour_on < 0 || optind + 1 != argc || (asked.focus && asked.root)) {
+		if (asked.focus && asked.root)
+			fputs("profviz report: --focus or --root, not both\n", stderr);
+		else if (key < 0)
 			fprintf(stderr, "profviz report: --sort %s: use self, total, calls, per-call "
 				"or name\n", sort);
 		else if (colour_on < 0)
@@ -353,10 +366,19 @@ int pv_cmd_report(int argc, char **argv)
 		}
 		v.ev = (unsigned)i;
 	}
+	struct pv_report part;
+	if ((asked.focus || asked.root) && pv_view_asked_build(&part, &l, &asked, "report") < 0) {
+		pv_loaded_free(&l);
+		return PV_EXIT_TROUBLE;
+	}
+	if (asked.focus || asked.root)
+		v.r = &part;
 	heading(&v);
 	flat(&v, (unsigned)top);
 	arcs(&v, (unsigned)top);
 	doubts(&v);
+	if (v.r == &part)
+		pv_report_free(&part);
 	pv_loaded_free(&l);
 	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
 }

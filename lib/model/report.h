@@ -96,6 +96,7 @@ struct pv_report {
 	unsigned max_nodes;  /* the hottest this many at most, said in the caption */
 	int colour_by_self;  /* boxes coloured by self share, not total */
 	const char *view;    /* a caption line saying what part this is, or NULL */
+	const char *view_options; /* what profviz report takes to show the same, or NULL */
 	unsigned n_funcs, n_arcs;
 	struct pv_rfunc *funcs; /* id i at index i, hottest first */
 	struct pv_rarc *arcs;   /* hottest first */

@@ -36,9 +36,12 @@ int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
 	if (!pv_times_doubtful(r, e))
 		return 0;
 	int time = pv_event_is_time(&r->events[e]);
+	/* A part is judged on its own: the whole run's report may not doubt it. */
+	const char *same = r->view_options;
 	snprintf(buf, size,
-		 "the hooks took %.0f%% of the raw run: the times of functions that cost less than "
-		 "their hooks (%.1f%s a call) are uncertain; profviz report lists them",
-		 100 * pv_hooks_share(r, e), pv_hooks_per_call(r, e), time ? " ns" : "");
+		 "%sthe hooks took %.0f%% of the raw run: the times of functions that cost less than "
+		 "their hooks (%.1f%s a call) are uncertain; profviz report%s%s lists them",
+		 r->view ? "in this view, " : "", 100 * pv_hooks_share(r, e), pv_hooks_per_call(r, e),
+		 time ? " ns" : "", same ? " " : "", same ? same : "");
 	return 1;
 }

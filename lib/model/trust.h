@@ -34,7 +34,8 @@ int pv_cheaper_than_hooks(const struct pv_report *r, const struct pv_rfunc *f, u
 double pv_hooks_per_call(const struct pv_report *r, unsigned e);
 
 /* The sentence that says so, for the graph's caption and the HTML page,
- * into buf: 1 when e's times are in doubt, else 0 and buf empty. */
+ * into buf: 1 when e's times are in doubt, else 0 and buf empty. For a part
+ * (r->view), it says so; the report it names takes r->view_options. */
 int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size);
 
 #endif

@@ -113,7 +113,7 @@ static void write_compensation(FILE *out, const struct pv_report *r)
 		pv_dot_amount(out, r->clamped[0], &r->events[0]);
 		fputs(" left in, where a self was smaller", out);
 	}
-	char doubt[256];
+	char doubt[1024]; /* a part's names the function */
 	if (pv_doubt_text(r, 0, doubt, sizeof(doubt))) {
 		fputs("\\l", out);
 		pv_dot_text(out, doubt, sizeof(doubt));

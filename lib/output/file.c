@@ -163,6 +163,18 @@ int pv_output_write_all(const struct pv_output *outputs, unsigned n, const struc
 	return status;
 }
 
+void pv_output_remove_all(const struct pv_output *outputs, unsigned n, int pid,
+			  struct pv_output_tag tag)
+{
+	for (unsigned i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+		if (pv_output_path(&outputs[i], pid, tag, path, sizeof(path)) == 0 &&
+		    lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IWUSR))
+			unlink(path);
+	}
+}
+
 int pv_expand_path(const char *template, int pid, char *out, unsigned size)
 {
 	unsigned n = 0;

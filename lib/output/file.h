@@ -38,6 +38,12 @@ int pv_output_write_file(const char *path, pv_writer_fn *writer, const struct pv
 int pv_output_write_all(const struct pv_output *outputs, unsigned n, const struct pv_report *r,
 			int pid, struct pv_output_tag tag);
 
+/* Remove the files of each of the n outputs that a write_all with this tag
+ * made, as far as can be told: regular files that write_all would have
+ * replaced (a symlink, or a read-only file, it leaves alone). */
+void pv_output_remove_all(const struct pv_output *outputs, unsigned n, int pid,
+			  struct pv_output_tag tag);
+
 /* The final path for one output. 0, or -1 if it does not fit. */
 int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag, char *out,
 		   unsigned size);

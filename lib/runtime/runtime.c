@@ -374,9 +374,13 @@ static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 	}
 }
 
+/* dump() found nothing to write: no file was touched. */
+#define PV_NOTHING_WRITTEN 1
+
 /* Write the outputs from the ended threads plus a snapshot of the live ones.
  * at_exit: the process is ending, so open frames are closed. exec_n: the
- * image is about to be replaced (files get .execN). */
+ * image is about to be replaced (files get .execN). 0, -1 if a file could
+ * not be written, or PV_NOTHING_WRITTEN. */
 static int dump(int at_exit, int exec_n)
 {
 	struct pv_profile snap;
@@ -393,7 +397,7 @@ static int dump(int at_exit, int exec_n)
 		 * would only replace the files of a process that has a profile. */
 		pv_profile_clear(&snap);
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
-		return 0;
+		return PV_NOTHING_WRITTEN;
 	}
 
 	struct pv_event_desc events[PV_MAX_EVENTS];
@@ -428,14 +432,14 @@ static int dump(int at_exit, int exec_n)
 
 int pv_runtime_dump(int at_exit)
 {
-	return dump(at_exit, 0);
+	return dump(at_exit, 0) < 0 ? -1 : 0;
 }
 
 int pv_runtime_dump_in_copy(void)
 {
 	/* Whoever held it at the fork is not in this copy to let go of it. */
 	pthread_mutex_init(&pv_lock, NULL);
-	return dump(1, 0);
+	return dump(1, 0) < 0 ? -1 : 0;
 }
 
 int pv_runtime_trylock(void)
@@ -468,7 +472,7 @@ PV_EXPORT int profviz_dump(void)
 {
 	if (!pv_runtime_should_dump())
 		return -1;
-	return dump_outside_hooks(0, 0);
+	return dump_outside_hooks(0, 0) < 0 ? -1 : 0;
 }
 
 /* The process ends here: write once, with every open frame closed. */
@@ -503,18 +507,29 @@ static void at_quick_exit_handler(void)
 	pv_runtime_exit_now();
 }
 
-void pv_runtime_before_exec(void)
+int pv_runtime_before_exec(void)
 {
 	if (!pv_runtime_should_dump())
-		return;
-	/* The first free .execN, so that a chain of execs keeps every image's files. */
+		return 0;
+	/* The first free .execN, so that a chain of execs keeps every image's
+	 * files; a failed attempt's are taken back, so the next finds its N free. */
 	struct pv_output_tag tag = { .child_pid = pv_child_pid };
 	char path[PATH_MAX];
 	for (tag.exec_n = 1; tag.exec_n < 1000; tag.exec_n++)
 		if (pv_output_path(&pv_config.outputs[0], pv_pid, tag, path, sizeof(path)) < 0 ||
 		    access(path, F_OK) != 0)
 			break;
-	dump_outside_hooks(0, tag.exec_n);
+	return dump_outside_hooks(0, tag.exec_n) == PV_NOTHING_WRITTEN ? 0 : tag.exec_n;
+}
+
+void pv_runtime_exec_failed(int exec_n)
+{
+	if (!exec_n)
+		return;
+	int saved_errno = errno; /* the program reads exec's */
+	struct pv_output_tag tag = { .child_pid = pv_child_pid, .exec_n = exec_n };
+	pv_output_remove_all(pv_config.outputs, pv_config.n_outputs, pv_pid, tag);
+	errno = saved_errno;
 }
 
 /* An object dlclose is about to unload: its path, where it is, what it spans. */

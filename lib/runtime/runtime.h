@@ -31,8 +31,13 @@ PV_HIDDEN void pv_runtime_unlock(void);
 PV_HIDDEN int pv_runtime_should_dump(void);
 
 /* exec is about to replace this image: write its profile (files get
- * ".execN" before their extension, so the new image's do not replace them). */
-PV_HIDDEN void pv_runtime_before_exec(void);
+ * ".execN" before their extension, so the new image's do not replace them).
+ * The N written, for pv_runtime_exec_failed; 0 when nothing was. */
+PV_HIDDEN int pv_runtime_before_exec(void);
+
+/* That exec returned: the image was not replaced, and its .execN files
+ * (exec_n from pv_runtime_before_exec) are taken back. errno kept. */
+PV_HIDDEN void pv_runtime_exec_failed(int exec_n);
 
 /* _exit/_Exit: write the profile now, frames closed. */
 PV_HIDDEN void pv_runtime_exit_now(void);

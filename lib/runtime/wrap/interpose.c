@@ -9,10 +9,13 @@
 #include <alloca.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <linux/close_range.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "runtime/fds.h"
@@ -116,6 +119,51 @@ PV_HIDDEN long pv_vfork_ended(long result, struct pv_thread *parent)
 
 /* ---- exec: write the profile of the image that is about to be replaced ---- */
 
+/* Each attempt writes the image's files, and one that returns takes them
+ * back: the image was not replaced, and its exit writes the whole profile. */
+
+/* Whether an exec of path (from dirfd) plainly cannot start, nothing being
+ * there by that name: then it is not written at all (a shell-like search
+ * through PATH tries many such names). Only absence is trusted: whether a
+ * file that is there executes, access() cannot tell for sure (ENOEXEC,
+ * E2BIG, ETXTBSY). */
+static int exec_finds_nothing(int dirfd, const char *path)
+{
+	int saved_errno = errno;
+	int missing = path && path[0] && faccessat(dirfd, path, F_OK, 0) != 0 &&
+		      (errno == ENOENT || errno == ENOTDIR);
+	errno = saved_errno;
+	return missing;
+}
+
+/* The same for execvp and execvpe, which look up a name without a slash in
+ * PATH (an empty entry is the working directory), as glibc does. */
+static int execvp_finds_nothing(const char *file)
+{
+	const char *dirs = getenv("PATH");
+	if (!file || strchr(file, '/'))
+		return exec_finds_nothing(AT_FDCWD, file);
+	if (!dirs || !file[0])
+		return 0; /* glibc's default PATH has changed over versions */
+	size_t len = strlen(file);
+	for (const char *dir = dirs;; dir++) {
+		const char *end = strchrnul(dir, ':');
+		size_t n = (size_t)(end - dir);
+		char path[PATH_MAX];
+		if (n + 1 + len >= sizeof(path))
+			return 0;
+		memcpy(path, dir, n);
+		if (n)
+			path[n++] = '/';
+		memcpy(path + n, file, len + 1);
+		if (!exec_finds_nothing(AT_FDCWD, path))
+			return 0;
+		if (!*end)
+			return 1;
+		dir = end;
+	}
+}
+
 typedef int execve_fn(const char *, char *const[], char *const[]);
 typedef int execv_fn(const char *, char *const[]);
 typedef int fexecve_fn(int, char *const[], char *const[]);
@@ -123,39 +171,51 @@ typedef int execveat_fn(int, const char *, char *const[], char *const[], int);
 
 PV_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	pv_runtime_before_exec();
-	return PV_NEXT(execve_fn, execve)(path, argv, envp);
+	int n = exec_finds_nothing(AT_FDCWD, path) ? 0 : pv_runtime_before_exec();
+	int rc = PV_NEXT(execve_fn, execve)(path, argv, envp);
+	pv_runtime_exec_failed(n);
+	return rc;
 }
 
 PV_EXPORT int execv(const char *path, char *const argv[])
 {
-	pv_runtime_before_exec();
-	return PV_NEXT(execv_fn, execv)(path, argv);
+	int n = exec_finds_nothing(AT_FDCWD, path) ? 0 : pv_runtime_before_exec();
+	int rc = PV_NEXT(execv_fn, execv)(path, argv);
+	pv_runtime_exec_failed(n);
+	return rc;
 }
 
 PV_EXPORT int execvp(const char *file, char *const argv[])
 {
-	pv_runtime_before_exec();
-	return PV_NEXT(execv_fn, execvp)(file, argv);
+	int n = execvp_finds_nothing(file) ? 0 : pv_runtime_before_exec();
+	int rc = PV_NEXT(execv_fn, execvp)(file, argv);
+	pv_runtime_exec_failed(n);
+	return rc;
 }
 
 PV_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	pv_runtime_before_exec();
-	return PV_NEXT(execve_fn, execvpe)(file, argv, envp);
+	int n = execvp_finds_nothing(file) ? 0 : pv_runtime_before_exec();
+	int rc = PV_NEXT(execve_fn, execvpe)(file, argv, envp);
+	pv_runtime_exec_failed(n);
+	return rc;
 }
 
 PV_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	pv_runtime_before_exec();
-	return PV_NEXT(fexecve_fn, fexecve)(fd, argv, envp);
+	int n = pv_runtime_before_exec();
+	int rc = PV_NEXT(fexecve_fn, fexecve)(fd, argv, envp);
+	pv_runtime_exec_failed(n);
+	return rc;
 }
 
 PV_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
 		       int flags)
 {
-	pv_runtime_before_exec();
-	return PV_NEXT(execveat_fn, execveat)(dirfd, path, argv, envp, flags);
+	int n = exec_finds_nothing(dirfd, path) ? 0 : pv_runtime_before_exec();
+	int rc = PV_NEXT(execveat_fn, execveat)(dirfd, path, argv, envp, flags);
+	pv_runtime_exec_failed(n);
+	return rc;
 }
 
 /* The execl family passes arguments inline: gather them, then use the above. */

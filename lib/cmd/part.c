@@ -1,0 +1,81 @@
+/*
+ * part.c — the part of a saved profile that a sub-command's --focus, --root,
+ * --depth and --event ask for (profviz dot and profviz report show the same
+ * part), and the words that name it.
+ */
+#define _GNU_SOURCE
+#include "cmd/part.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/view.h"
+
+/* name as the user would type it again: in single quotes when it holds more
+ * than a shell leaves alone ("f(int)", "operator<"). */
+static void shell_word(const char *name, char *out, size_t size)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_:~.+-/=@%,";
+	int quote = !name[0] || name[strspn(name, plain)];
+	snprintf(out, size, quote ? "'%s'" : "%s", name);
+}
+
+int pv_view_asked_build(struct pv_report *part, const struct pv_loaded *l,
+			struct pv_view_asked *a, const char *cmd)
+{
+	const struct pv_report *r = &l->r;
+	const char *func = a->focus ? a->focus : a->root;
+	char *chosen = calloc(r->n_funcs + 1, 1); /* the focus's or root's function ids */
+	struct pv_view v = { a->focus ? PV_VIEW_FOCUS : a->root ? PV_VIEW_ROOT : PV_VIEW_WHOLE,
+			     chosen, (unsigned)a->depth };
+	int status = -1;
+	if (!chosen) {
+		fprintf(stderr, "profviz %s: out of memory\n", cmd);
+		goto out;
+	}
+	if (!r->n_paths) {
+		fprintf(stderr, "profviz: %s: no call paths in it (written by a profviz "
+			"before JSON revision 2): --focus, --root and --depth need them\n",
+			l->path);
+		goto out;
+	}
+	if (func && pv_find_functions(r, func, l->path, chosen) < 0)
+		goto out;
+	if (pv_view_build(part, r, &v) < 0) {
+		fprintf(stderr, "profviz %s: out of memory\n", cmd);
+		goto out;
+	}
+	if (func)
+		snprintf(a->caption, sizeof(a->caption), "%s %.400s: shares are of its total%s",
+			 a->focus ? "focused on" : "below",
+			 r->funcs[(char *)memchr(chosen, 1, r->n_funcs) - chosen].sym.name,
+			 a->depth ? "; callees cut at that depth" : "");
+	else
+		snprintf(a->caption, sizeof(a->caption), "%lu levels of calls shown", a->depth);
+	part->view = a->caption;
+	status = 0;
+out:
+	free(chosen);
+	return status;
+}
+
+const char *pv_view_asked_options(struct pv_view_asked *a)
+{
+	const char *func = a->focus ? a->focus : a->root;
+	char word[sizeof(a->options) / 2 - 16]; /* two fit */
+	int n = 0;
+	a->options[0] = '\0';
+	if (func) {
+		shell_word(func, word, sizeof(word));
+		n = snprintf(a->options, sizeof(a->options), "--%s %s", a->focus ? "focus" : "root",
+			     word);
+	}
+	if (a->event) {
+		shell_word(a->event, word, sizeof(word));
+		snprintf(a->options + n, sizeof(a->options) - (size_t)n, "%s--event %s", n ? " " : "",
+			 word);
+	}
+	return a->options[0] ? a->options : NULL;
+}

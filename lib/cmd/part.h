@@ -1,0 +1,31 @@
+/*
+ * part.h — the part of a saved profile a sub-command is asked to show.
+ */
+#ifndef PV_CMD_PART_H
+#define PV_CMD_PART_H
+
+#include "cmd/cmd.h"
+
+/* What a sub-command's --focus FUNC or --root FUNC (NULL when not given),
+ * --depth N (0: all) and --event NAME (or NULL) ask it to show, and the
+ * words that say so. */
+struct pv_view_asked {
+	const char *focus, *root;
+	unsigned long depth;
+	const char *event;
+	char caption[600]; /* the part's view */
+	char options[600]; /* profviz report's options for the same part and event */
+};
+
+/* The part of l that a asks for into part, whose view points into a; cmd
+ * names the sub-command. 0, or -1 after a message (no call paths in the
+ * profile, no such function, out of memory). */
+int pv_view_asked_build(struct pv_report *part, const struct pv_loaded *l,
+			struct pv_view_asked *a, const char *cmd);
+
+/* What profviz report takes to show what a asks for (its --depth aside),
+ * each name a shell word, into a->options: "--focus FUNC --event NAME".
+ * a->options, or NULL when that is the whole run in its first event. */
+const char *pv_view_asked_options(struct pv_view_asked *a);
+
+#endif /* PV_CMD_PART_H */
