@@ -46,9 +46,7 @@ struct diff_options {
 	const char *before, *after;
 };
 
-enum parsed { PARSED, HELPED, BAD_USAGE };
-
-static enum parsed parse_options(int argc, char **argv, struct diff_options *o)
+static enum pv_parsed parse_options(int argc, char **argv, struct diff_options *o)
 {
 	static const struct option longs[] = {
 		{ "normalize", no_argument, NULL, 'N' },
@@ -76,26 +74,26 @@ static enum parsed parse_options(int argc, char **argv, struct diff_options *o)
 		case 't': bad = pv_arg_count("--top", optarg, &top); break;
 		case 'o': o->output = optarg; break;
 		case 'r': o->report = 1; break;
-		case 'h': fputs(usage, stdout); return HELPED;
+		case 'h': fputs(usage, stdout); return PV_HELPED;
 		default: bad = 1; fputs(usage, stderr); break;
 		}
 		if (bad)
-			return BAD_USAGE;
+			return PV_BAD_USAGE;
 	}
 	if (optind + 2 != argc) {
 		fputs(usage, stderr);
-		return BAD_USAGE;
+		return PV_BAD_USAGE;
 	}
 	const struct pv_format *format = o->output ? pv_output_format_of(o->output) : NULL;
 	if (o->output && (!format || strcmp(format->extension, ".dot"))) {
 		fprintf(stderr, "profviz diff: -o %s: the graph goes to a .dot file\n", o->output);
-		return BAD_USAGE;
+		return PV_BAD_USAGE;
 	}
 	o->limits.max_nodes = (unsigned)max_nodes;
 	o->top = (unsigned)top;
 	o->before = argv[optind];
 	o->after = argv[optind + 1];
-	return PARSED;
+	return PV_PARSED;
 }
 
 /* Both profiles, counting the same events. 0, or -1 after a message. */
@@ -226,9 +224,9 @@ static int write_results(const struct diff_options *o, const struct pv_diff *d,
 int pv_cmd_diff(int argc, char **argv)
 {
 	struct diff_options o;
-	enum parsed parsed = parse_options(argc, argv, &o);
-	if (parsed != PARSED)
-		return parsed == HELPED ? 0 : PV_EXIT_TROUBLE;
+	enum pv_parsed parsed = parse_options(argc, argv, &o);
+	if (parsed != PV_PARSED)
+		return parsed == PV_HELPED ? 0 : PV_EXIT_TROUBLE;
 	struct pv_loaded a, b;
 	if (load_both(&o, &a, &b) < 0)
 		return PV_EXIT_TROUBLE;
