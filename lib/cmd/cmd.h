@@ -25,6 +25,10 @@ int pv_cmd_merge(int argc, char **argv);   /* merge.c */
 int pv_cmd_diff(int argc, char **argv);    /* diff.c */
 int pv_cmd_html(int argc, char **argv);    /* html.c */
 
+/* What reading a sub-command's options came to: go on; done, --help
+ * printed; or trouble, said on stderr. */
+enum pv_parsed { PV_PARSED, PV_HELPED, PV_BAD_USAGE };
+
 /* A graph's boxes at most, by default: the hottest this many (as pprof's). */
 #define PV_DEFAULT_NODES 80
 

@@ -109,112 +109,206 @@ static void say_where(const struct pv_config *c, const struct expected *e)
 	}
 }
 
-int pv_cmd_run(int argc, char **argv)
+struct run_options {
+	const char *outputs, *events; /* as PROFVIZ_OUTPUT and PROFVIZ_EVENTS, or NULL */
+	int quiet;
+	char **program; /* and its arguments, NULL-terminated */
+};
+
+static enum pv_parsed parse_options(int argc, char **argv, struct run_options *o)
 {
-	const char *outputs = NULL, *events = NULL;
-	int quiet = 0, opt;
 	static const struct option longs[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
+	*o = (struct run_options){ NULL };
+	int opt;
 	while ((opt = getopt_long(argc, argv, "+o:e:qh", longs, NULL)) != -1) {
 		switch (opt) {
-		case 'o': outputs = optarg; break;
-		case 'e': events = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return PV_EXIT_TROUBLE;
+		case 'o': o->outputs = optarg; break;
+		case 'e': o->events = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case 'h': fputs(usage, stdout); return PV_HELPED;
+		default: fputs(usage, stderr); return PV_BAD_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		fputs("profviz run: no program to run\n", stderr);
 		fputs(usage, stderr);
-		return PV_EXIT_TROUBLE;
+		return PV_BAD_USAGE;
 	}
-	char runtime[PATH_MAX];
-	if (runtime_beside_me(runtime, sizeof(runtime)) < 0) {
+	o->program = argv + optind;
+	return PV_PARSED;
+}
+
+/* profviz.so beside this command, as LD_PRELOAD can name it. 0, or -1
+ * after a message. */
+static int find_runtime(char *out, size_t size)
+{
+	if (runtime_beside_me(out, size) < 0) {
 		fputs("profviz run: no profviz.so beside this command (run `make`)\n", stderr);
-		return PV_EXIT_TROUBLE;
+		return -1;
 	}
-	if (strpbrk(runtime, " :")) { /* LD_PRELOAD splits at both; it has no quoting */
+	if (strpbrk(out, " :")) { /* LD_PRELOAD splits at both; it has no quoting */
 		fprintf(stderr, "profviz run: %s: LD_PRELOAD cannot name a file whose path has a "
-			"space or a colon; install profviz elsewhere\n", runtime);
-		return PV_EXIT_TROUBLE;
+			"space or a colon; install profviz elsewhere\n", out);
+		return -1;
 	}
-	if ((outputs && setenv("PROFVIZ_OUTPUT", outputs, 1)) ||
-	    (events && setenv("PROFVIZ_EVENTS", events, 1)) ||
-	    (quiet && setenv("PROFVIZ_QUIET", "1", 1)) || preload_runtime(runtime)) {
+	return 0;
+}
+
+/* The environment the program runs in: the runtime preloaded, the options
+ * as its variables. 0, or -1 after a message. */
+static int set_environment(const struct run_options *o, const char *runtime)
+{
+	if ((o->outputs && setenv("PROFVIZ_OUTPUT", o->outputs, 1)) ||
+	    (o->events && setenv("PROFVIZ_EVENTS", o->events, 1)) ||
+	    (o->quiet && setenv("PROFVIZ_QUIET", "1", 1)) || preload_runtime(runtime)) {
 		perror("profviz run");
-		return PV_EXIT_TROUBLE;
+		return -1;
 	}
+	return 0;
+}
 
-	/* The outputs as the runtime will read them; refused here first, so a
-	 * typo costs no run. Relative names are where the program starts. */
-	struct pv_config config;
+/* The outputs as the runtime will read them; refused here first, so a
+ * typo costs no run. Relative names are where the program starts. 0, or
+ * -1 after a message per problem. */
+static int load_config(struct pv_config *config)
+{
 	pv_log_set_sink(count_problem);
-	pv_config_load(&config, from_environment, 0);
+	pv_config_load(config, from_environment, 0);
 	pv_log_set_sink(NULL);
-	if (config_problems)
-		return PV_EXIT_TROUBLE;
+	return config_problems ? -1 : 0;
+}
 
-	/* Like system(): a ^C at the terminal is the program's to act on. */
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	sigaction(SIGINT, &ignore, &old_int);
-	sigaction(SIGQUIT, &ignore, &old_quit);
+/* Like system(): a ^C at the terminal is the program's to act on. */
+struct terminal_signals {
+	struct sigaction interrupt, quit;
+};
+
+static void ignore_terminal_signals(struct terminal_signals *saved)
+{
+	struct sigaction ignore = { .sa_handler = SIG_IGN };
+	sigaction(SIGINT, &ignore, &saved->interrupt);
+	sigaction(SIGQUIT, &ignore, &saved->quit);
+}
+
+static void restore_terminal_signals(const struct terminal_signals *saved)
+{
+	sigaction(SIGINT, &saved->interrupt, NULL);
+	sigaction(SIGQUIT, &saved->quit, NULL);
+}
+
+/* In the child: once go is closed, the program in place of this command,
+ * or exec's errno down exec_failed and the shell's status for it. */
+static _Noreturn void exec_when_told(char **program, const int go[2], const int exec_failed[2],
+				     const struct terminal_signals *saved)
+{
+	char ignored;
+	close(go[1]);
+	while (read(go[0], &ignored, 1) < 0 && errno == EINTR)
+		;
+	restore_terminal_signals(saved);
+	execvp(program[0], program);
+	int err = errno;
+	fprintf(stderr, "profviz run: cannot run %s: %s\n", program[0], strerror(err));
+	if (write(exec_failed[1], &err, sizeof(err)) < 0)
+		_exit(126);
+	_exit(err == ENOENT ? 127 : 126);
+}
+
+struct outcome {
+	int wait_status;
+	int exec_failed; /* the program never ran */
+};
+
+/* The program started as a child, once expect notes what the outputs'
+ * paths held before it ran. Its pid, or -1 after a message; *exec_failed:
+ * it never ran. */
+static pid_t start_program(char **program, const struct pv_config *config,
+			   const struct terminal_signals *saved, struct expected *expect,
+			   int *exec_failed)
+{
 	/* exec_failed: closed by a successful exec; otherwise it carries exec's
 	 * errno. go: the child execs once the parent has closed it, having
 	 * noted what the outputs' paths held before. */
-	int exec_failed[2], go[2];
-	if (pipe2(exec_failed, O_CLOEXEC) < 0 || pipe2(go, O_CLOEXEC) < 0) {
+	int exec_failed_pipe[2], go[2];
+	if (pipe2(exec_failed_pipe, O_CLOEXEC) < 0 || pipe2(go, O_CLOEXEC) < 0) {
 		perror("profviz run: pipe");
-		return PV_EXIT_TROUBLE;
+		return -1;
 	}
 	pid_t pid = fork();
-	if (pid == 0) {
-		char ignored;
-		close(go[1]);
-		while (read(go[0], &ignored, 1) < 0 && errno == EINTR)
-			;
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGQUIT, &old_quit, NULL);
-		execvp(argv[optind], argv + optind);
-		int err = errno;
-		fprintf(stderr, "profviz run: cannot run %s: %s\n", argv[optind], strerror(err));
-		if (write(exec_failed[1], &err, sizeof(err)) < 0)
-			_exit(126);
-		_exit(err == ENOENT ? 127 : 126);
-	}
-	close(exec_failed[1]);
+	if (pid == 0)
+		exec_when_told(program, go, exec_failed_pipe, saved);
+	close(exec_failed_pipe[1]);
 	close(go[0]);
-	struct expected expect[PV_MAX_OUTPUTS];
 	if (pid > 0)
-		note_outputs(&config, pid, expect);
+		note_outputs(config, pid, expect);
 	close(go[1]);
 	int exec_errno = 0;
-	ssize_t got = pid > 0 ? read(exec_failed[0], &exec_errno, sizeof(exec_errno)) : 0;
-	close(exec_failed[0]);
-	if (pid < 0) {
+	ssize_t got = pid > 0 ? read(exec_failed_pipe[0], &exec_errno, sizeof(exec_errno)) : 0;
+	close(exec_failed_pipe[0]);
+	if (pid < 0)
 		perror("profviz run: fork");
-		return PV_EXIT_TROUBLE;
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
+	*exec_failed = got > 0;
+	return pid;
+}
+
+static int wait_for(pid_t pid, int *wait_status)
+{
+	while (waitpid(pid, wait_status, 0) < 0)
 		if (errno != EINTR) {
 			perror("profviz run: waitpid");
-			return PV_EXIT_TROUBLE;
+			return -1;
 		}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	if (!quiet && got <= 0)
+	return 0;
+}
+
+/* Run the program and wait for it, noting first in expect what the
+ * outputs' paths held before it ran. 0, or -1 after a message. */
+static int run_program(char **program, const struct pv_config *config,
+		       struct expected *expect, struct outcome *out)
+{
+	struct terminal_signals saved;
+	ignore_terminal_signals(&saved);
+	pid_t pid = start_program(program, config, &saved, expect, &out->exec_failed);
+	if (pid < 0 || wait_for(pid, &out->wait_status) < 0)
+		return -1;
+	restore_terminal_signals(&saved);
+	return 0;
+}
+
+/* The program's exit status as this command's; killed by a signal, this
+ * command dies the same way, without a core of its own. */
+static int pass_on(int wait_status)
+{
+	if (!WIFSIGNALED(wait_status))
+		return WEXITSTATUS(wait_status);
+	int sig = WTERMSIG(wait_status);
+	struct rlimit no_core = { 0, 0 };
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;
+}
+
+int pv_cmd_run(int argc, char **argv)
+{
+	struct run_options o;
+	enum pv_parsed parsed = parse_options(argc, argv, &o);
+	if (parsed != PV_PARSED)
+		return parsed == PV_HELPED ? 0 : PV_EXIT_TROUBLE;
+	char runtime[PATH_MAX];
+	struct pv_config config;
+	if (find_runtime(runtime, sizeof(runtime)) < 0 || set_environment(&o, runtime) < 0 ||
+	    load_config(&config) < 0)
+		return PV_EXIT_TROUBLE;
+	struct expected expect[PV_MAX_OUTPUTS];
+	struct outcome run;
+	if (run_program(o.program, &config, expect, &run) < 0)
+		return PV_EXIT_TROUBLE;
+	if (!o.quiet && !run.exec_failed)
 		say_where(&config, expect);
-	if (WIFSIGNALED(status)) {
-		/* Die the same way, without a core of our own. */
-		struct rlimit no_core = { 0, 0 };
-		setrlimit(RLIMIT_CORE, &no_core);
-		signal(WTERMSIG(status), SIG_DFL);
-		sigset_t set;
-		sigemptyset(&set);
-		sigaddset(&set, WTERMSIG(status));
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(WTERMSIG(status));
-		return 128 + WTERMSIG(status);
-	}
-	return WEXITSTATUS(status);
+	return pass_on(run.wait_status);
 }
