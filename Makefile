@@ -134,14 +134,16 @@ build/$(1)/lib$(2).a: $(LAYER_SRCS_$(2):%.c=build/$(1)/%.o) build/$(1)/members
 	$$(AR) rcs $$@ $$(filter %.o,$$^)
 endef
 
-# runtime(NAME, OUTPUT): the preloaded runtime of a flavour, every layer's
-# archive included whole whether or not the hooks reach it.
+# runtime(NAME, OUTPUT): the preloaded runtime of a flavour: its own archive
+# whole whether or not the hooks reach it, and what it uses of the layers
+# below (the command's parts of them, a diff's say, stay out).
 define runtime
 $(2): build/$(1)/lib/runtime/runtime.o $(WRAPPERS:%.c=build/$(1)/%.o) \
 		$(ASM_WRAPPERS:%.S=build/$(1)/%.o) $(call archives,$(1),$(ALL_LAYERS)) \
 		lib/runtime/profviz.map
 	$$(CC) $$(SAN_$(1)) $$(RT_LDFLAGS) $(if $(filter plain,$(1)),$$(RT_NO_UNDEFINED)) -o $$@ $$(filter %.o,$$^) \
-		-Wl,--whole-archive $(call archives,$(1),$(ALL_LAYERS)) -Wl,--no-whole-archive $$(RT_LIBS)
+		-Wl,--whole-archive build/$(1)/libruntime.a -Wl,--no-whole-archive \
+		$(call archives,$(1),output model base) $$(RT_LIBS)
 endef
 
 $(foreach f,plain san-address san-thread,$(eval $(call flavour,$(f))))

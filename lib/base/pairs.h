@@ -3,8 +3,8 @@
  * (parent, function), each end -1 or more, given the next free slot the
  * first time it is seen (pairs.c). What the slots number is the caller's.
  */
-#ifndef PV_CMD_PAIRS_H
-#define PV_CMD_PAIRS_H
+#ifndef PV_BASE_PAIRS_H
+#define PV_BASE_PAIRS_H
 
 #include <stdint.h>
 
@@ -22,4 +22,4 @@ int pv_pair_slot(struct pv_pair **table, unsigned *used, int first, int second, 
 
 void pv_pairs_free(struct pv_pair **table);
 
-#endif /* PV_CMD_PAIRS_H */
+#endif /* PV_BASE_PAIRS_H */
