@@ -1,5 +1,5 @@
 /*
- * shadow.h — what a hook does, inlined into the hooks and into the tests.
+ * hooks.h — what a hook does, inlined into the hooks and into the tests.
  *
  * pv_hook_enter and pv_hook_exit are the hooks themselves: runtime.c ships
  * them with the TSC as the one event (and with the counter backends on its
@@ -8,8 +8,8 @@
  * use, so the TSC hooks become straight-line code with one rdtsc each, and
  * every branch off that line is a tail call.
  */
-#ifndef PV_SHADOW_H
-#define PV_SHADOW_H
+#ifndef PV_RUNTIME_HOOKS_H
+#define PV_RUNTIME_HOOKS_H
 
 #include "base/compiler.h"
 #include "runtime/thread.h"
@@ -125,4 +125,4 @@ PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, const int mode, const
 	slow(fn, t);
 }
 
-#endif /* PV_SHADOW_H */
+#endif /* PV_RUNTIME_HOOKS_H */
