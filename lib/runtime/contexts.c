@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/compiler.h"
+#include "runtime/stack.h"
 
 #define PV_CONTEXT_SLOTS 4096 /* a power of two */
 #define PV_CONTEXT_MAX (PV_CONTEXT_SLOTS / 4 * 3)
@@ -23,7 +24,7 @@
 struct pv_shadow {
 	struct pv_frame *stack, *top, *limit;
 	size_t bytes;    /* usable */
-	size_t reserved; /* address space held (thread.c grows within it) */
+	size_t reserved; /* address space held (stack.c grows within it) */
 	const void *owner; /* the ucontext makecontext made it for; NULL: the thread's own */
 	const void *link;  /* that context's uc_link, resumed when its function returns */
 	int jumped;        /* a longjmp left frames on it: resynchronise when resumed */
@@ -46,37 +47,24 @@ struct pv_contexts {
 };
 
 /* ---- a context's shadow stack: reserved and grown as the thread's own
- * (thread.c), so that growth and release apply to whichever is installed:
+ * (stack.c), so that growth and release apply to whichever is installed:
  * each carries its reservation, installed as t->stack_reserved. ---- */
 
-static size_t page_round_up(size_t n)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	return (n + page - 1) / page * page;
-}
-
-/* Address space reserved inaccessible, its first part usable: thread.c
+/* Address space reserved inaccessible, its first part usable: stack.c
  * grows a stack in place within its reservation, whichever is installed. */
 static struct pv_frame *shadow_stack_map(size_t frame_size, size_t *bytes, size_t *reserved)
 {
-	*reserved = page_round_up((size_t)PV_CONTEXT_RESERVE_FRAMES * frame_size);
-	*bytes = page_round_up((size_t)PV_CONTEXT_STACK_FRAMES * frame_size);
+	*reserved = pv_stack_page_round((size_t)PV_CONTEXT_RESERVE_FRAMES * frame_size);
+	*bytes = pv_stack_page_round((size_t)PV_CONTEXT_STACK_FRAMES * frame_size);
 	/* Under a limit on address space, a small share of it per context (a
 	 * program may make thousands), so that its own mappings still fit. */
 	struct rlimit as;
 	if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
-		size_t share = page_round_up(as.rlim_cur / 4096);
+		size_t share = pv_stack_page_round(as.rlim_cur / 4096);
 		if (share < *reserved)
 			*reserved = share > *bytes ? share : *bytes;
 	}
-	void *m = mmap(NULL, *reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return NULL;
-	if (mprotect(m, *bytes, PROT_READ | PROT_WRITE) != 0) {
-		munmap(m, *reserved);
-		return NULL;
-	}
-	return m;
+	return pv_stack_map(*reserved, *bytes);
 }
 
 static void shadow_stack_unmap(struct pv_frame *stack, size_t reserved)
@@ -108,11 +96,9 @@ static int fresh_shadow(struct pv_thread *t, struct pv_contexts *cx, struct pv_s
 		if (!s->stack)
 			return -1;
 	}
-	size_t frames = s->bytes / t->frame_size;
-	s->limit = (struct pv_frame *)((char *)s->stack + (frames - 1) * t->frame_size);
+	s->limit = pv_stack_limit_of(s->stack, s->bytes, t->frame_size);
 	s->top = s->stack;
-	s->top->sp = UINTPTR_MAX;
-	s->top->node = t->cct.root;
+	pv_stack_set_bottom(s->top, t->cct.root);
 	s->owner = s->link = NULL;
 	s->jumped = 0;
 	return 0;
@@ -236,7 +222,7 @@ static void close_suspended(struct pv_thread *t, struct pv_contexts *cx, struct 
 	t->stack_reserved = s->reserved;
 	t->stack_limit = s->limit;
 	t->top = s->top;
-	pv_thread_close_installed(t);
+	pv_stack_close(t);
 	s->top = t->top;
 	install(t, cx, &installed);
 	memcpy(t->last, last, sizeof(last));
@@ -351,7 +337,7 @@ void pv_contexts_set(struct pv_thread *t, const void *ucp)
 			resync_later(t, &g);
 		} else {
 			/* The context left is abandoned: its frames never return. */
-			pv_thread_close_installed(t);
+			pv_stack_close(t);
 			drop_stack(cx, t->stack, t->stack_bytes, t->stack_reserved);
 			g.mode = install(t, cx, &entered);
 		}
@@ -371,13 +357,13 @@ void pv_contexts_finished(struct pv_thread *t, const void *ucp)
 			 * thread, or was entered the old way). */
 			resync_later(t, &g);
 		} else if (take(cx, cx->link, &entered)) {
-			pv_thread_close_installed(t);
+			pv_stack_close(t);
 			drop_stack(cx, t->stack, t->stack_bytes, t->stack_reserved);
 			g.mode = install(t, cx, &entered);
 		} else {
 			/* No link (the thread exits next), or one unknown here: the
 			 * emptied stack serves whatever runs next. */
-			pv_thread_close_installed(t);
+			pv_stack_close(t);
 			if (cx->link)
 				resync_later(t, &g);
 			cx->owner = cx->link = NULL;

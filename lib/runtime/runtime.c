@@ -39,6 +39,7 @@
 #include "runtime/hooks.h"
 #include "runtime/handover.h"
 #include "runtime/naming.h"
+#include "runtime/stack.h"
 #include "runtime/stderr.h"
 #include "runtime/symbols.h"
 #include "runtime/thread.h"
@@ -368,7 +369,7 @@ static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 			if (t == pv_self)
 				pv_thread_close_all(t);
 			else if (clock_only)
-				pv_thread_close_installed(t);
+				pv_stack_close(t);
 		}
 		pv_thread_hand_over(snap, t);
 	}

@@ -3,60 +3,11 @@
 
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "base/log.h"
 #include "runtime/contexts.h"
 #include "runtime/hooks.h"
-
-/* The shadow stack never moves: an interrupted hook, a signal handler's
- * trampoline and the exit snapshot of a running thread all hold pointers
- * into it. Its address space is reserved once, inaccessible, and pages are
- * made usable from the bottom up as the thread goes deeper. */
-#define PV_STACK_INITIAL_FRAMES 4096
-
-static size_t page_round_up(size_t n)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	return (n + page - 1) / page * page;
-}
-
-static void set_limit(struct pv_thread *t)
-{
-	size_t frames = t->stack_bytes / t->frame_size;
-	t->stack_limit = (struct pv_frame *)((char *)t->stack + (frames - 1) * t->frame_size);
-}
-
-/* Make the stack usable up to bytes (at most the reservation), in place. */
-static int commit_stack(struct pv_thread *t, size_t bytes)
-{
-	if (bytes > t->stack_reserved)
-		bytes = t->stack_reserved;
-	if (bytes <= t->stack_bytes)
-		return -1;
-	if (mprotect((char *)t->stack + t->stack_bytes, bytes - t->stack_bytes,
-		     PROT_READ | PROT_WRITE) != 0)
-		return -1;
-	t->stack_bytes = bytes;
-	/* Only now: a hook that read the old limit pushes below it. */
-	pv_signal_fence();
-	set_limit(t);
-	return 0;
-}
-
-/* Address space for the deepest stack; under a limit on address space, a
- * small share of it, so that the program's own mappings still fit. */
-static size_t stack_reservation(size_t frame_size)
-{
-	size_t bytes = (size_t)PV_STACK_MAX_FRAMES * frame_size;
-	struct rlimit as;
-	if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
-	    as.rlim_cur / 256 < bytes)
-		bytes = as.rlim_cur / 256;
-	size_t least = 2 * PV_STACK_INITIAL_FRAMES * frame_size;
-	return page_round_up(bytes > least ? bytes : least);
-}
+#include "runtime/stack.h"
 
 int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 {
@@ -66,26 +17,12 @@ int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 	t->frame_size = pv_frame_size(nev);
 	if (pv_cct_init(&t->cct, nev) < 0)
 		return -1;
-	/* Inaccessible pages are not charged as memory, only as address space. */
-	t->stack_reserved = stack_reservation(t->frame_size);
-	void *m = mmap(NULL, t->stack_reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED) {
+	if (pv_stack_init(t) < 0) {
 		pv_cct_release(&t->cct);
 		return -1;
 	}
-	t->stack = m;
-	t->stack_bytes = 0;
-	if (commit_stack(t, page_round_up(PV_STACK_INITIAL_FRAMES * t->frame_size)) < 0) {
-		munmap(m, t->stack_reserved);
-		t->stack = NULL;
-		pv_cct_release(&t->cct);
-		return -1;
-	}
-	/* The bottom frame stands for the code that called in from outside:
-	 * it is never left, and it holds the root as its node. */
 	t->top = t->stack;
-	t->top->sp = UINTPTR_MAX;
-	t->top->node = t->cct.root;
+	pv_stack_set_bottom(t->top, t->cct.root);
 	t->read(t, t->last);
 	t->mode = t->run_mode;
 	return 0;
@@ -101,32 +38,6 @@ void pv_thread_release(struct pv_thread *t)
 	t->mode = PV_MODE_OFF;
 }
 
-/* Twice the usable stack, in place: no frame moves. */
-static int grow_stack(struct pv_thread *t)
-{
-	return commit_stack(t, 2 * t->stack_bytes);
-}
-
-/* The frame under f. A signal's frame sits two slots above the frame it
- * interrupted: the slot between belongs to the hook it may have interrupted. */
-static struct pv_frame *frame_under(const struct pv_thread *t, struct pv_frame *f)
-{
-	struct pv_frame *below = pv_frame_below(f, t->frame_size);
-	return pv_signal_of(f->node->fn) ? pv_frame_below(below, t->frame_size) : below;
-}
-
-/* Pop frames down to (not including) keep, as if they all returned now. */
-static void close_frames_down_to(struct pv_thread *t, struct pv_frame *keep)
-{
-	uint64_t now[PV_MAX_EVENTS];
-	t->read(t, now);
-	while ((char *)t->top > (char *)keep) {
-		struct pv_frame *f = t->top, *under = frame_under(t, f);
-		pv_pop_at(t, f, now, t->nev);
-		t->top = under;
-	}
-}
-
 static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 {
 	/* After a longjmp a frame at our very depth is the one jumped out of. */
@@ -134,18 +45,18 @@ static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	t->jumped = 0;
 	struct pv_frame *live = t->top;
 	while (live != t->stack && live->sp <= dead_from)
-		live = frame_under(t, live);
+		live = pv_stack_under(t, live);
 	if (live != t->top) {
 		t->resyncs++;
 		pv_debug(3, "thread %d: frames left by a longjmp dropped", (int)t->tid);
-		close_frames_down_to(t, live);
+		pv_stack_close_down_to(t, live);
 	}
 	/* Without memory for its frame or node, a call goes unrecorded (and its
 	 * exit becomes a stray one); the profile says how many. */
 	struct pv_node *c = NULL;
 	/* Growth moves nothing: a handler's longjmp may abandon it midway
 	 * (pages made usable but not yet counted are made usable again). */
-	int room = t->top != t->stack_limit || grow_stack(t) == 0;
+	int room = t->top != t->stack_limit || pv_stack_grow(t) == 0;
 	if (room)
 		c = pv_cct_child(&t->cct, t->top->node, fn);
 	if (c)
@@ -161,7 +72,7 @@ static void exit_slow(struct pv_thread *t, void *fn)
 	/* A signal handler never returns from the frames it interrupted: the
 	 * search stops at a signal's frame. */
 	while (f != t->stack && f->node->fn != fn && !pv_signal_of(f->node->fn))
-		f = frame_under(t, f);
+		f = pv_stack_under(t, f);
 	if (f == t->stack || f->node->fn != fn) {
 		t->stray_exits++; /* entered before profiling began, or never recorded */
 		pv_debug(3, "thread %d: an exit from %p with no activation", (int)t->tid, fn);
@@ -169,7 +80,7 @@ static void exit_slow(struct pv_thread *t, void *fn)
 	}
 	/* Frames above fn's were left without their exits (longjmp, unwinding). */
 	t->resyncs += f != t->top;
-	close_frames_down_to(t, frame_under(t, f));
+	pv_stack_close_down_to(t, pv_stack_under(t, f));
 }
 
 void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
@@ -246,7 +157,7 @@ static struct pv_frame *jmp_frame(const struct pv_thread *t, const struct pv_jmp
 	struct pv_frame *want = (struct pv_frame *)((char *)t->stack + r->top);
 	struct pv_frame *f = t->top;
 	while ((char *)f > (char *)want)
-		f = frame_under(t, f);
+		f = pv_stack_under(t, f);
 	return f == want && f->node == r->node && f->sp == r->frame_sp ? f : NULL;
 }
 
@@ -260,7 +171,7 @@ static void repair_abandoned(struct pv_thread *t)
 	pv_cct_repair(&t->cct);
 	for (struct pv_func *f = t->cct.funcs; f; f = f->hh.next)
 		f->active = 0;
-	for (struct pv_frame *f = t->top; f != t->stack; f = frame_under(t, f))
+	for (struct pv_frame *f = t->top; f != t->stack; f = pv_stack_under(t, f))
 		f->node->func->active++;
 }
 
@@ -294,7 +205,7 @@ void pv_thread_longjmp(struct pv_thread *t, const void *env, uintptr_t sp)
 		struct pv_frame *f = r && r->top != SIZE_MAX ? jmp_frame(t, r) : NULL;
 		if (f) {
 			t->resyncs += f != t->top;
-			close_frames_down_to(t, f);
+			pv_stack_close_down_to(t, f);
 			t->jumped = 0;
 			g.mode = t->run_mode;
 		} else {
@@ -342,7 +253,7 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 	size_t fs = t->frame_size;
 	if (sig <= 0 || sig >= PV_NSIG)
 		return NULL;
-	if ((char *)top + 2 * fs > (char *)t->stack_limit && grow_stack(t) < 0)
+	if ((char *)top + 2 * fs > (char *)t->stack_limit && pv_stack_grow(t) < 0)
 		return NULL;
 	/* An edge like a call's: the interrupted hook reads the edge index and
 	 * never writes a child list, so adding to them here is safe. */
@@ -376,7 +287,7 @@ void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore,
 	uint64_t start[PV_MAX_EVENTS];
 	memcpy(start, f->start, t->nev * sizeof(uint64_t));
 	/* The handler's frames are gone unless it skipped exits; then the signal's. */
-	close_frames_down_to(t, pv_frame_above(restore, t->frame_size));
+	pv_stack_close_down_to(t, pv_frame_above(restore, t->frame_size));
 	/* Resume the interrupted clock as if the handler took no time: whatever
 	 * the interrupted code subtracts next excludes it. */
 	for (unsigned i = 0; i < t->nev; i++)
@@ -385,15 +296,10 @@ void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore,
 	t->top = restore;
 }
 
-void pv_thread_close_installed(struct pv_thread *t)
-{
-	close_frames_down_to(t, t->stack);
-}
-
 void pv_thread_close_all(struct pv_thread *t)
 {
 	pv_contexts_close_suspended(t);
-	pv_thread_close_installed(t);
+	pv_stack_close(t);
 }
 
 void pv_thread_restart(struct pv_thread *t)
@@ -404,7 +310,7 @@ void pv_thread_restart(struct pv_thread *t)
 	memset(t->last, 0, sizeof(t->last));
 	t->read(t, now);
 	memcpy(t->last, now, sizeof(now));
-	for (struct pv_frame *f = t->top; f != t->stack; f = frame_under(t, f))
+	for (struct pv_frame *f = t->top; f != t->stack; f = pv_stack_under(t, f))
 		memcpy(f->start, now, t->nev * sizeof(uint64_t));
 	pv_contexts_restart(t, now);
 	t->stray_exits = t->resyncs = t->unrecorded = 0;

@@ -253,9 +253,6 @@ void pv_thread_signal_leave(struct pv_thread *t, struct pv_frame *restore,
  * those of suspended coroutines included. */
 void pv_thread_close_all(struct pv_thread *t);
 
-/* Close the open activations of the installed shadow stack only. */
-void pv_thread_close_installed(struct pv_thread *t);
-
 /* Zero the profile but keep the open activations, restarted from now (the
  * thread's counters may have been reopened: a forked child's). */
 void pv_thread_restart(struct pv_thread *t);
