@@ -2,6 +2,7 @@
  * contexts.c — the shadow stacks of a thread's ucontexts (see contexts.h).
  */
 #define _GNU_SOURCE
+#include "runtime/guard.h"
 #include "runtime/contexts.h"
 
 #include <pthread.h>

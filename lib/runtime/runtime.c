@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "profviz.h"
+#include "runtime/guard.h"
 #include "runtime/calibrate.h"
 #include "base/compiler.h"
 #include "output/config.h"

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include "runtime/guard.h"
 #include "runtime/thread.h"
 
 #include <string.h>

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/guard.h"
 #include "runtime/arch.h"
 #include "runtime/fds.h"
 #include "base/log.h"
