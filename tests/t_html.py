@@ -2,8 +2,7 @@
 """profviz html: the page made from a real profile, driven in Debian's
 chromium (tests/js/html_check.js): no errors, no network, search, focus,
 hot path, table sorting, the icicle's zoom and the threshold sliders, each
-checked against the JSON profile of the same run; a 701-function page's
-time to be usable;
+checked against the JSON profile of the same run; a 701-function page;
 the profile embedded intact even when its strings hold "</script>"; and
 the command's errors (bad JSON, no dot on PATH)."""
 import json
@@ -12,6 +11,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import generated
 import harness as h
 
 t = h.Tap()
@@ -154,20 +154,9 @@ with t.case("errors"):
     t.ok(not os.path.exists(os.path.join(tmp, "nodot.html")), "dot missing: no page")
     t.eq(profviz("html", HOT_JSON).returncode, 2, "no -o: exit 2")
 
-# ~700 functions in a tree, every box in the graph: the page must stay quick.
-N = 700
-src = ["#include <stdio.h>", "static volatile unsigned long sink;"]
-src += ["void fn_%03d(int r);" % i for i in range(N)]
-for i in range(N):
-    calls = "".join("\tfn_%03d(r);\n" % c for c in (3 * i + 1, 3 * i + 2, 3 * i + 3) if c < N)
-    src.append("void fn_%03d(int r)\n{\n\tfor (int k = 0; k < %d * r; k++)\n\t\tsink += k;\n%s}"
-               % (i, i % 7 + 1, calls))
-src.append("int main(void)\n{\n\tfor (int i = 0; i < 20; i++)\n\t\tfn_000(1 + i % 3);\n"
-           "\tprintf(\"%lu\\n\", sink);\n\treturn 0;\n}")
-many_c = os.path.join(h.BUILD, "vw_many.c")
-os.makedirs(h.BUILD, exist_ok=True)
-open(many_c, "w").write("\n".join(src) + "\n")
-many = h.build("vw_many", sources=[many_c], flags=FLAGS)
+# ~700 functions in a tree, every box in the graph. (How soon the page is
+# usable is make bench's: bench/scale.py.)
+many = generated.page_tree()
 h.run([many], outputs="many.json", workdir=tmp)
 MANY_JSON = os.path.join(tmp, "many.json")
 many_prof = json.load(open(MANY_JSON))
@@ -343,13 +332,8 @@ with t.case("browser"):
     slider_checks("large page, back at the bottom", many_page, many_prof, ms["back"], None, None)
 
     mn = seen["many"]
-    print("# %d-function page: ready %.0f ms after navigation (scripts %.0f ms; %s), %d ms wall"
-          % (len(many_prof["functions"]), mn["readyMs"], mn["scriptMs"],
-             ", ".join("%s %.0f" % kv for kv in mn["stages"].items()), mn["wallMs"]))
     t.eq((mn["rows"], mn["boxes"]), (len(many_prof["functions"]), len(many_prof["functions"]) + 1),
          "large page: every function in the table and the graph")
     t.ok(mn["frames"] > 100, "large page: the icicle drawn", mn["frames"])
-    # The goal is 2 s; this 2-core VM gets twice that.
-    t.ok(mn["readyMs"] < 4000, "large page: usable in %.0f ms (< 4000)" % mn["readyMs"])
 
 t.done()

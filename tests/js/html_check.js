@@ -6,6 +6,7 @@
 const fs = require("fs");
 const path = require("path");
 const { chromium } = require("playwright-core");
+const { loadTimed } = require("./page_timing.js");
 
 const cfg = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const seen = { errors: [], console: [], requests: [] };
@@ -67,14 +68,6 @@ async function slideTo(page, name, above) {
     await page.keyboard.press("ArrowRight");
   }
   return slidersSeen(page);
-}
-
-async function loadTimed(page, file) {
-  const t = Date.now();
-  await page.goto("file://" + file);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
-  const wall = Date.now() - t;
-  return { wallMs: wall, ...(await page.evaluate(() => PV.ready)) };
 }
 
 (async () => {
