@@ -228,7 +228,7 @@ async function slideTo(page, name, above) {
     await big.click("#tabs button[data-view='graph']");
     out.many.sliders = { start: await slidersSeen(big) };
     await slideTo(big, "node", 0.15);
-    out.many.sliders.both = await slideTo(big, "arc", 0.3);
+    out.many.sliders.both = await slideTo(big, "arc", 0.7);
     await big.screenshot({ path: path.join(cfg.shots, "many-sliders.png") });
     await slideTo(big, "node", null);
     out.many.sliders.back = await slideTo(big, "arc", null);
