@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""make bench-truth: compensated and raw shares against perf sampling, for
-real and synthetic programs, against the goals (self-share TVD <= 5 %, no
-shown arc more than 2 points off), with perf against perf as the noise floor.
+"""make bench-truth: first the compensated time of a program of tiny calls
+against its own time without profviz (bench/native_time.py, with its goals);
+then compensated and raw shares against perf sampling, for real and
+synthetic programs, against the goals (self-share TVD <= 5 %, no shown arc
+more than 2 points off), with perf against perf as the noise floor.
 Each figure is the median of RUNS comparisons (TRUTH_RUNS, default 5), each
 a profviz run and a perf run; perf against perf is the median over the pairs
 of those perf runs. The range over the runs is shown too: the calibration
@@ -20,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import harness as h  # noqa: E402
+import native_time  # noqa: E402
 import realprogs  # noqa: E402
 import truth  # noqa: E402
 
@@ -61,6 +64,8 @@ def spread(values, scale=1):
 
 def main():
     subprocess.run(["make", "-s", "-C", ROOT, "profviz.so", "bench-progs"], check=True)
+    native_time.main()
+    print()
     print("medians of %d runs [their range]; self-share TVD %%, worst shown arc in points%s"
           % (RUNS, "; on CPU " + os.environ["TRUTH_CPU"] if os.environ.get("TRUTH_CPU") else ""))
     for name, argv in programs():

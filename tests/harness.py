@@ -276,8 +276,9 @@ def dot_renders(path):
 
 
 def median_of_runs(measure, runs=3):
-    """A wall-clock figure as the median over several runs: one run on a
-    shared machine can be preempted at the wrong moment."""
+    """A time figure as the median over several runs: even in CPU time, one
+    run on a shared machine can meet a busy neighbour (its caches, a sibling
+    hyperthread)."""
     values = sorted(measure() for _ in range(runs))
     return values[len(values) // 2]
 

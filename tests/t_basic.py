@@ -55,15 +55,20 @@ with t.case("fib(22), 4 rounds"):
     t.eq(p.arc_calls("light", "work"), 4, "light->work 4 calls")
 
 
+# In CPU time: on the clock, a time slice given to another process lands on
+# whichever function was running, and the shares are then the host's.
+CPU_TIME = {"PROFVIZ_EVENTS": "task-clock"}
+
+
 def work_ratio():
-    q = h.run([prog, "5", "4"]).json()
+    q = h.run([prog, "5", "4"], env=CPU_TIME).json()
     return q.arc("heavy", "work")["total"][0] / q.arc("light", "work")["total"][0]
 
 
 with t.case("heavy and light's shares"):
     ratio = h.median_of_runs(work_ratio)
-    t.ok(2.4 < ratio < 3.6, "heavy's work costs 3x light's within 20%% (median of 3 runs: %.2f)"
-         % ratio)
+    t.ok(2.4 < ratio < 3.6, "heavy's work costs 3x light's in CPU time within 20%% "
+         "(median of 3 runs: %.2f)" % ratio)
 
 with t.case("fib(22), 4 rounds: costs"):
     self_sum = sum(f["self"][0] for f in p.funcs)

@@ -2,8 +2,7 @@
 """profviz html: the page made from a real profile, driven in Debian's
 chromium (tests/js/html_check.js): no errors, no network, search, focus,
 hot path, table sorting, the icicle's zoom and the threshold sliders, each
-checked against the JSON profile of the same run; a 701-function page's
-time to be usable;
+checked against the JSON profile of the same run; a 701-function page;
 the profile embedded intact even when its strings hold "</script>"; and
 the command's errors (bad JSON, no dot on PATH)."""
 import json
@@ -12,6 +11,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import generated
 import harness as h
 
 t = h.Tap()
@@ -91,7 +91,11 @@ def one_line(r, name, *words):
 odd = os.path.join(tmp, "w<!--x<", "script>")
 os.makedirs(odd)
 prog = h.build("vw_hot", flags=FLAGS, out=os.path.join(odd, "vw_hot"))
-run = h.run([prog], outputs="prof.json", workdir=tmp)
+# In CPU time, so that its hot chain is the program's whatever the load: on
+# the clock, a time slice given to another process lands on whichever
+# function was running, and side_one's half a millisecond can outweigh
+# alpha's 4.5.
+run = h.run([prog], outputs="prof.json", workdir=tmp, env={"PROFVIZ_EVENTS": "task-clock"})
 HOT_JSON = os.path.join(tmp, "prof.json")
 prof = json.load(open(HOT_JSON))
 funcs = prof["functions"]
@@ -150,21 +154,16 @@ with t.case("errors"):
     t.ok(not os.path.exists(os.path.join(tmp, "nodot.html")), "dot missing: no page")
     t.eq(profviz("html", HOT_JSON).returncode, 2, "no -o: exit 2")
 
-# ~700 functions in a tree, every box in the graph: the page must stay quick.
-N = 700
-src = ["#include <stdio.h>", "static volatile unsigned long sink;"]
-src += ["void fn_%03d(int r);" % i for i in range(N)]
-for i in range(N):
-    calls = "".join("\tfn_%03d(r);\n" % c for c in (3 * i + 1, 3 * i + 2, 3 * i + 3) if c < N)
-    src.append("void fn_%03d(int r)\n{\n\tfor (int k = 0; k < %d * r; k++)\n\t\tsink += k;\n%s}"
-               % (i, i % 7 + 1, calls))
-src.append("int main(void)\n{\n\tfor (int i = 0; i < 20; i++)\n\t\tfn_000(1 + i % 3);\n"
-           "\tprintf(\"%lu\\n\", sink);\n\treturn 0;\n}")
-many_c = os.path.join(h.BUILD, "vw_many.c")
-os.makedirs(h.BUILD, exist_ok=True)
-open(many_c, "w").write("\n".join(src) + "\n")
-many = h.build("vw_many", sources=[many_c], flags=FLAGS)
-h.run([many], outputs="many.json", workdir=tmp)
+# ~700 functions in a tree, every box in the graph. (How soon the page is
+# usable is make bench's: bench/scale.py.) In CPU time too: its whole run
+# is under a millisecond on the clock, less than one time slice given to
+# another process, which would then leave a handful of boxes above the
+# sliders. In task-clock each call costs about as much as any other (what
+# a short function keeps of its hooks, compensate.h), so the shares follow
+# the tree: a function calling three leaves 4/700 of the run (0.57 %), the
+# one above it 13/700 (1.9 %); the sliders go to 0.2 % and 1 %.
+many = generated.page_tree()
+h.run([many], outputs="many.json", workdir=tmp, env={"PROFVIZ_EVENTS": "task-clock"})
 MANY_JSON = os.path.join(tmp, "many.json")
 many_prof = json.load(open(MANY_JSON))
 r = profviz("html", "-n", "0", "-e", "0", "--nodes", "0", "-o", "many.html", MANY_JSON)
@@ -333,19 +332,14 @@ with t.case("browser"):
     nodes, edges = slider_checks("large page, node %g%%, arcs %g%%" % (mb["node"], mb["arc"]), many_page,
                                  many_prof, mb, mb["node"], mb["arc"])
     n_only = slider_expect(many_page, many_prof, mb["node"], None)[1]
-    t.ok(mb["node"] == 0.2 and mb["arc"] == 0.5 and 50 < len(nodes) < 600 and n_only - edges,
-         "large page: node slider 0.2%, arcs 0.5%: some boxes kept, some arcs between them hidden",
-         (mb["node"], mb["arc"], len(nodes), len(n_only - edges)))
+    t.ok(mb["node"] == 0.2 and mb["arc"] == 1 and 50 < len(nodes) < 600 and n_only - edges,
+         "large page: node slider 0.2%%, arcs 1%%: some boxes kept, some arcs between them hidden"
+         " (%d, %d)" % (len(nodes), len(n_only - edges)), (mb["node"], mb["arc"]))
     slider_checks("large page, back at the bottom", many_page, many_prof, ms["back"], None, None)
 
     mn = seen["many"]
-    print("# %d-function page: ready %.0f ms after navigation (scripts %.0f ms; %s), %d ms wall"
-          % (len(many_prof["functions"]), mn["readyMs"], mn["scriptMs"],
-             ", ".join("%s %.0f" % kv for kv in mn["stages"].items()), mn["wallMs"]))
     t.eq((mn["rows"], mn["boxes"]), (len(many_prof["functions"]), len(many_prof["functions"]) + 1),
          "large page: every function in the table and the graph")
-    t.ok(mn["frames"] > 100, "large page: the icicle drawn", mn["frames"])
-    # The goal is 2 s; this 2-core VM gets twice that.
-    t.ok(mn["readyMs"] < 4000, "large page: usable in %.0f ms (< 4000)" % mn["readyMs"])
+    t.ok(mn["frames"] > 100, "large page: the icicle drawn (%d frames)" % mn["frames"])
 
 t.done()

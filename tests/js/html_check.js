@@ -6,6 +6,7 @@
 const fs = require("fs");
 const path = require("path");
 const { chromium } = require("playwright-core");
+const { loadTimed } = require("./page_timing.js");
 
 const cfg = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const seen = { errors: [], console: [], requests: [] };
@@ -67,14 +68,6 @@ async function slideTo(page, name, above) {
     await page.keyboard.press("ArrowRight");
   }
   return slidersSeen(page);
-}
-
-async function loadTimed(page, file) {
-  const t = Date.now();
-  await page.goto("file://" + file);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
-  const wall = Date.now() - t;
-  return { wallMs: wall, ...(await page.evaluate(() => PV.ready)) };
 }
 
 (async () => {
@@ -235,7 +228,7 @@ async function loadTimed(page, file) {
     await big.click("#tabs button[data-view='graph']");
     out.many.sliders = { start: await slidersSeen(big) };
     await slideTo(big, "node", 0.15);
-    out.many.sliders.both = await slideTo(big, "arc", 0.3);
+    out.many.sliders.both = await slideTo(big, "arc", 0.7);
     await big.screenshot({ path: path.join(cfg.shots, "many-sliders.png") });
     await slideTo(big, "node", null);
     out.many.sliders.back = await slideTo(big, "arc", null);

@@ -212,8 +212,16 @@ static void test_group_read(void)
 	tap_is(pv_group_parse(buf, sizeof(buf), 2, v, &ena, &run), -1, "15: too many members");
 }
 
-/* The kernel, played by a thread: every generation g writes offset g<<32,
- * counter g mod 2^20, and times 7g, under the sequence count. */
+/* The kernel, played by a thread: every generation g writes offset
+ * g << GEN_SHIFT, counter g mod 2^GEN_SHIFT, and times 7g, under the sequence
+ * count. A read that mixes two generations shows a counter that is not its
+ * offset's generation, or times of another one. The encoding holds g whole
+ * (no bit of it shifted out, 7g no wrap) up to MAX_GEN: an hour or more of
+ * writing, against the test's 10 s at most. The writer stops there all the
+ * same, so that no run, however long, can make two generations alias. */
+#define GEN_SHIFT 20
+#define GEN_MASK ((1ull << GEN_SHIFT) - 1)
+#define MAX_GEN (1ull << (64 - GEN_SHIFT - 3))
 static struct perf_event_mmap_page shared_page;
 static uint64_t hw_counter; /* the "hardware" counter, rewritten by the writer */
 static int stop;
@@ -228,10 +236,10 @@ static uint64_t live_rdpmc(void *ctx, uint32_t ecx)
 static void *kernel_writer(void *arg)
 {
 	(void)arg;
-	for (uint64_t g = 1; !__atomic_load_n(&stop, __ATOMIC_RELAXED); g++) {
+	for (uint64_t g = 1; g < MAX_GEN && !__atomic_load_n(&stop, __ATOMIC_RELAXED); g++) {
 		__atomic_store_n(&shared_page.lock, shared_page.lock + 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&shared_page.offset, (int64_t)(g << 32), __ATOMIC_RELEASE);
-		__atomic_store_n(&hw_counter, g & 0xFFFFF, __ATOMIC_RELEASE);
+		__atomic_store_n(&shared_page.offset, (int64_t)(g << GEN_SHIFT), __ATOMIC_RELEASE);
+		__atomic_store_n(&hw_counter, g & GEN_MASK, __ATOMIC_RELEASE);
 		__atomic_store_n(&shared_page.time_enabled, 7 * g, __ATOMIC_RELEASE);
 		__atomic_store_n(&shared_page.time_running, 7 * g, __ATOMIC_RELEASE);
 		__atomic_store_n(&shared_page.lock, shared_page.lock + 1, __ATOMIC_RELEASE);
@@ -258,8 +266,8 @@ static void test_torture(void)
 		struct pv_rdpmc_sample s = { 0 };
 		if (pv_rdpmc_read(&shared_page, live_rdpmc, fake_clock, &cpu, &s) != PV_RDPMC_OK)
 			mixed++;
-		uint64_t gen = s.raw >> 32, counter = s.raw & 0xFFFFFFFF;
-		if (counter != (gen & 0xFFFFF) || s.enabled != 7 * gen)
+		uint64_t gen = s.raw >> GEN_SHIFT, counter = s.raw & GEN_MASK;
+		if (counter != (gen & GEN_MASK) || s.enabled != 7 * gen || s.running != 7 * gen)
 			mixed++;
 		distinct += gen != last_gen;
 		last_gen = gen;
