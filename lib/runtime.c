@@ -99,7 +99,7 @@ static PV_NOINLINE void pv_enter_clock_indexed(void *fn, struct pv_thread *t, ui
  * more than a call): the same hooks with the thread's event count. */
 static void pv_enter_generic_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
 {
-	pv_hook_enter_indexed(t, fn, sp, t->nev, pv_counters_read, pv_enter_slow);
+	pv_hook_enter_indexed(t, fn, sp, t->nev, pv_read_counters, pv_enter_slow);
 }
 
 /* Off the TSC's straight line. A thread not profiled (PROFVIZ_DISABLE=1,
@@ -109,7 +109,7 @@ static PV_NOINLINE void pv_enter_other_mode(void *fn, struct pv_thread *t, uintp
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_counters_read,
+	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_read_counters,
 		      pv_enter_generic_indexed, pv_enter_slow);
 }
 
@@ -117,7 +117,7 @@ static PV_NOINLINE void pv_exit_other_mode(void *fn, struct pv_thread *t)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	pv_hook_exit(t, fn, PV_MODE_GENERIC, t->nev, pv_counters_read, pv_thread_exit_slow);
+	pv_hook_exit(t, fn, PV_MODE_GENERIC, t->nev, pv_read_counters, pv_thread_exit_slow);
 }
 
 PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
@@ -147,7 +147,7 @@ static pid_t gettid_raw(void)
  * through the counter backends. */
 static pv_read_fn *thread_reader(void)
 {
-	return pv_events.n == 1 && pv_events.ev[0].is_tsc ? NULL : pv_counters_read;
+	return pv_events.n == 1 && pv_events.ev[0].is_tsc ? NULL : pv_read_counters;
 }
 
 static int open_counters(struct pv_thread *t)
