@@ -37,7 +37,7 @@ RT_LIBS := -ldw -lelf -lz -ldl -lpthread -lm
 # command, the unit tests and the bench link. The command's own code is in
 # lib/cmd/, the only code that links libjansson.
 RUNTIME_ENTRY := lib/runtime.c
-WRAPPERS := lib/interpose.c lib/signals.c lib/blocking.c lib/ucontext.c
+WRAPPERS := lib/interpose.c lib/signals.c lib/blocking.c lib/ucontext.c lib/wrap.c
 # Wrappers that cannot be C (functions that return twice).
 ASM_WRAPPERS := lib/returns_twice.S
 CORE_SRCS := $(filter-out $(RUNTIME_ENTRY) $(WRAPPERS),$(wildcard lib/*.c))

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "rdpmc.h"
 #include "smallfile.h"
+#include "sysraw.h"
 
 const char *pv_backend_name(enum pv_backend b)
 {

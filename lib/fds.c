@@ -8,8 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "lock.h"
+#include "sysraw.h"
 
 static uint64_t owned[PV_FDS_MAX / 64];
 
@@ -34,11 +36,6 @@ int pv_fd_is_ours(int fd)
 	return (__atomic_load_n(&owned[fd / 64], __ATOMIC_SEQ_CST) >> (fd % 64)) & 1;
 }
 
-int pv_sys_close(int fd)
-{
-	return (int)syscall(SYS_close, fd);
-}
-
 /* ---- where the runtime's descriptors go ---- */
 
 /* Numbers [lowest, end) for the runtime's descriptors. above: they are past
@@ -61,16 +58,16 @@ static void place(struct placement *p, struct rlimit *lim)
 }
 
 /* Serialises raising the limit, and keeps a fork from copying it raised. */
-static pthread_mutex_t limit_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pv_lock limit_lock = PV_LOCK_INITIALIZER;
 
 static void lock_limit(void)
 {
-	pthread_mutex_lock(&limit_lock);
+	pv_lock_take(&limit_lock);
 }
 
 static void unlock_limit(void)
 {
-	pthread_mutex_unlock(&limit_lock);
+	pv_lock_give(&limit_lock);
 }
 
 void pv_fds_init(void)

@@ -40,9 +40,4 @@ int pv_fd_dup_private(int fd);
  * they count against the program's limit (no room above it), 0 when not. */
 int pv_fds_describe(char *out, size_t size);
 
-/* Close a descriptor the runtime opened itself. A plain close() from inside
- * profviz.so would bind to the runtime's own close() wrapper, and through it
- * reach back into the runtime. */
-int pv_sys_close(int fd);
-
 #endif /* PV_FDS_H */

@@ -2,8 +2,7 @@
  * interpose.c — libc functions the runtime must see happen.
  *
  * Each wrapper notes what the shadow stack needs to know, then calls libc's
- * own function found with dlsym(RTLD_NEXT), so the program's behaviour is
- * unchanged.
+ * own function (wrap.h), so the program's behaviour is unchanged.
  */
 #define _GNU_SOURCE
 #include <alloca.h>
@@ -17,49 +16,7 @@
 
 #include "fds.h"
 #include "runtime.h"
-
-/* libc's own functions behind the wrappers, looked up once at start-up:
- * a wrapper may run in a signal handler (close is async-signal-safe), where
- * dlsym is not. A call that comes before start-up looks its function up then. */
-enum {
-	NEXT_setjmp, NEXT__setjmp, NEXT___sigsetjmp,
-	NEXT_longjmp, NEXT__longjmp, NEXT_siglongjmp, NEXT___longjmp_chk,
-	NEXT_execve, NEXT_execv, NEXT_execvp, NEXT_execvpe, NEXT_fexecve, NEXT_execveat,
-	NEXT__exit, NEXT__Exit, NEXT_dlclose,
-	NEXT_close, NEXT_dup2, NEXT_dup3, NEXT_close_range, NEXT_closefrom,
-	NEXT_COUNT
-};
-
-static const char *const next_names[NEXT_COUNT] = {
-	"setjmp", "_setjmp", "__sigsetjmp",
-	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
-	"execve", "execv", "execvp", "execvpe", "fexecve", "execveat",
-	"_exit", "_Exit", "dlclose",
-	"close", "dup2", "dup3", "close_range", "closefrom",
-};
-
-static void *next_fns[NEXT_COUNT];
-
-static void *next_symbol(int which)
-{
-	void *f = __atomic_load_n(&next_fns[which], __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = dlsym(RTLD_NEXT, next_names[which]);
-		if (!f)
-			abort(); /* libc without the function the program just called */
-		__atomic_store_n(&next_fns[which], f, __ATOMIC_RELEASE);
-	}
-	return f;
-}
-
-void pv_interpose_init(void)
-{
-	for (int i = 0; i < NEXT_COUNT; i++)
-		if (!next_fns[i])
-			next_fns[i] = dlsym(RTLD_NEXT, next_names[i]);
-}
-
-#define PV_NEXT(type, name) ((type *)next_symbol(NEXT_##name))
+#include "wrap.h"
 
 /* ---- setjmp and longjmp: each longjmp lands where its setjmp was called ---- */
 
@@ -70,7 +27,7 @@ void pv_interpose_init(void)
 PV_HIDDEN void *pv_setjmp_noted(void *env, uintptr_t caller_sp, int which)
 {
 	pv_thread_note_setjmp(pv_self, env, caller_sp);
-	return next_symbol(NEXT_setjmp + which);
+	return pv_next_fn((enum pv_next)(PV_NEXT_setjmp + which));
 }
 
 typedef void jump_fn(struct __jmp_buf_tag *, int);

@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fds.h"
 #include "log.h"
 #include "paths.h"
+#include "sysraw.h"
 
 static const struct pv_format formats[] = {
 	{ ".dot", pv_write_dot, 0 },

@@ -6,6 +6,7 @@
 
 #include "counters.h"
 #include "log.h"
+#include "sysraw.h"
 
 static unsigned (*count_threads)(void);
 static unsigned every;
@@ -18,7 +19,7 @@ static void *report(void *unused)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		next.tv_sec += every;
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) != 0)
+		while (pv_sys_sleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next) != 0)
 			; /* interrupted: the same deadline */
 		unsigned threads = count_threads();
 		pv_log("still profiling: %.0f s so far, %u thread%s", (double)(pv_monotonic_ns() - began) * 1e-9, threads,

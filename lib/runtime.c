@@ -28,6 +28,7 @@
 #include "counters.h"
 #include "events.h"
 #include "fds.h"
+#include "lock.h"
 #include "log.h"
 #include "output.h"
 #include "profile.h"
@@ -38,6 +39,7 @@
 #include "shadow.h"
 #include "symbols.h"
 #include "thread.h"
+#include "wrap.h"
 
 /* ---- process-wide state (guarded by pv_lock once hooks run) ---- */
 
@@ -45,7 +47,7 @@ static struct pv_config pv_config;
 static struct pv_event_set pv_events;
 static struct pv_profile pv_profile; /* threads that have ended */
 static struct pv_thread *pv_live;    /* threads still running */
-static pthread_mutex_t pv_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pv_lock pv_lock = PV_LOCK_INITIALIZER;
 static pthread_key_t pv_thread_key;
 static pthread_once_t pv_once = PTHREAD_ONCE_INIT;
 static pthread_once_t pv_calibration_once = PTHREAD_ONCE_INIT;
@@ -75,12 +77,12 @@ static void lock_runtime(sigset_t *saved)
 	sigset_t all;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, saved);
-	pv_runtime_mutex_lock(&pv_lock);
+	pv_lock_take(&pv_lock);
 }
 
 static void unlock_runtime(const sigset_t *saved)
 {
-	pthread_mutex_unlock(&pv_lock);
+	pv_lock_give(&pv_lock);
 	pthread_sigmask(SIG_SETMASK, saved, NULL);
 }
 
@@ -259,7 +261,7 @@ static void thread_end(void *arg)
 	pv_thread_close_all(t);
 	pv_profile_merge_thread(&pv_profile, t);
 	unlink_live(t);
-	pthread_mutex_unlock(&pv_lock);
+	pv_lock_give(&pv_lock);
 	pv_counters_close(&t->counters);
 	pv_thread_release(t);
 	pv_self = &pv_gone;
@@ -302,7 +304,7 @@ static void fork_child_profile(void);
 
 static void fork_child(void)
 {
-	pthread_mutex_init(&pv_lock, NULL);
+	pv_lock_reset(&pv_lock);
 	fork_child_profile();
 	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 }
@@ -383,7 +385,7 @@ static int dump(int at_exit, int exec_n)
 	lock_runtime(&saved);
 	snapshot_live_threads(&snap, at_exit);
 	pv_profile_add(&snap, &pv_profile);
-	pthread_mutex_unlock(&pv_lock);
+	pv_lock_give(&pv_lock);
 	if (!snap.funcs) {
 		/* Nothing instrumented ran here (a shell, make, timeout): writing
 		 * would only replace the files of a process that has a profile. */
@@ -423,18 +425,18 @@ int pv_runtime_dump(int at_exit)
 int pv_runtime_dump_in_copy(void)
 {
 	/* Whoever held it at the fork is not in this copy to let go of it. */
-	pthread_mutex_init(&pv_lock, NULL);
+	pv_lock_reset(&pv_lock);
 	return dump(1, 0);
 }
 
 int pv_runtime_trylock(void)
 {
-	return pthread_mutex_trylock(&pv_lock) == 0;
+	return pv_lock_try(&pv_lock);
 }
 
 void pv_runtime_unlock(void)
 {
-	pthread_mutex_unlock(&pv_lock);
+	pv_lock_give(&pv_lock);
 }
 
 int pv_runtime_should_dump(void)
@@ -702,11 +704,9 @@ static const char *env(const char *name)
 static void pv_init(void)
 {
 	int saved_errno = errno;
-	pv_interpose_init();
-	pv_blocking_init();
+	pv_wrap_init();
 	pv_log_init();
 	pv_fds_init();
-	pv_ucontext_init();
 	pv_config_load(&pv_config, env, getauxval(AT_SECURE) != 0);
 	char cwd[PATH_MAX];
 	if (getcwd(cwd, sizeof(cwd)))
