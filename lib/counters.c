@@ -364,6 +364,9 @@ void pv_counters_forget_fd(struct pv_counters *c, int fd)
 {
 	for (unsigned i = 0; i < c->n; i++)
 		if (__atomic_load_n(&c->fd[i], __ATOMIC_RELAXED) == fd) {
+			/* The number is someone else's from now on: never read nor
+			 * closed as the owner's, even once handed back to the runtime. */
+			__atomic_store_n(&c->fd[i], -1, __ATOMIC_RELAXED);
 			__atomic_store_n(&c->state, PV_COUNTERS_LOST, __ATOMIC_SEQ_CST);
 			pv_fd_release(fd);
 		}
@@ -403,7 +406,7 @@ static int read_group(struct pv_counters *c, int lead, uint64_t *values)
 	uint64_t buf[3 + PV_MAX_EVENTS];
 	uint64_t enabled, running;
 	int saved_errno = errno;
-	ssize_t got = read(c->fd[lead], buf, sizeof(buf));
+	ssize_t got = read(__atomic_load_n(&c->fd[lead], __ATOMIC_RELAXED), buf, sizeof(buf));
 	errno = saved_errno;
 	if (pv_group_parse(buf, got, PV_MAX_EVENTS, values, &enabled, &running) < 0)
 		return -1;

@@ -59,8 +59,9 @@ enum pv_counters_state {
  * scheduled (and multiplexed) together; each software event leads a group
  * of its own, because a group read does not bring a member from another
  * software PMU up to date (task-clock under page-faults reads stale).
- * Only the owning thread writes here, but for two fields: other threads
- * read fd (pv_counters_forget_fd) and set state, both atomically. */
+ * Only the owning thread writes here, but for two fields, both atomic:
+ * another thread that sees the program take a descriptor clears its fd
+ * and sets state (pv_counters_forget_fd). */
 struct pv_counters {
 	const struct pv_event_set *events; /* what was opened, for a reopen */
 	unsigned n;                       /* events, in the set's order */

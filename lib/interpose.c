@@ -190,36 +190,53 @@ typedef int dup3_fn(int, int, int);
 typedef int close_range_fn(unsigned, unsigned, int);
 typedef void closefrom_fn(int);
 
+/* Each runs whole inside pv_fds_program_begins/ends: the runtime opens and
+ * closes its own descriptors only between such calls (fds.h). */
+
 PV_EXPORT int close(int fd)
 {
+	pv_fds_program_begins();
 	if (unlikely(pv_fd_is_ours(fd)))
 		pv_runtime_fds_taken((unsigned)fd, (unsigned)fd);
-	return PV_NEXT(close_fn, close)(fd);
+	int rc = PV_NEXT(close_fn, close)(fd);
+	pv_fds_program_ends();
+	return rc;
 }
 
 PV_EXPORT int dup2(int oldfd, int newfd)
 {
+	pv_fds_program_begins();
 	if (unlikely(pv_fd_is_ours(newfd)) && oldfd != newfd)
 		pv_runtime_fds_taken((unsigned)newfd, (unsigned)newfd);
-	return PV_NEXT(dup2_fn, dup2)(oldfd, newfd);
+	int rc = PV_NEXT(dup2_fn, dup2)(oldfd, newfd);
+	pv_fds_program_ends();
+	return rc;
 }
 
 PV_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
+	pv_fds_program_begins();
 	if (unlikely(pv_fd_is_ours(newfd)) && oldfd != newfd)
 		pv_runtime_fds_taken((unsigned)newfd, (unsigned)newfd);
-	return PV_NEXT(dup3_fn, dup3)(oldfd, newfd, flags);
+	int rc = PV_NEXT(dup3_fn, dup3)(oldfd, newfd, flags);
+	pv_fds_program_ends();
+	return rc;
 }
 
 PV_EXPORT int close_range(unsigned first, unsigned last, int flags)
 {
+	pv_fds_program_begins();
 	if (!(flags & CLOSE_RANGE_CLOEXEC))
 		pv_runtime_fds_taken(first, last);
-	return PV_NEXT(close_range_fn, close_range)(first, last, flags);
+	int rc = PV_NEXT(close_range_fn, close_range)(first, last, flags);
+	pv_fds_program_ends();
+	return rc;
 }
 
 PV_EXPORT void closefrom(int lowfd)
 {
+	pv_fds_program_begins();
 	pv_runtime_fds_taken(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);
 	PV_NEXT(closefrom_fn, closefrom)(lowfd);
+	pv_fds_program_ends();
 }

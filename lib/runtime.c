@@ -178,12 +178,18 @@ static void note_thread_clocks(struct pv_thread *t)
 	t->began_ns = pv_monotonic_ns();
 }
 
-/* The thread's state, or &pv_gone when it is not to be profiled. */
+/* The thread's state; &pv_gone when it is not to be profiled, &pv_unborn
+ * when it cannot be set up now. */
 static struct pv_thread *thread_setup(void)
 {
 	pthread_once(&pv_once, pv_init);
 	if (pv_config.disabled)
 		return &pv_gone;
+	/* From the opening of its events to its place on the live list, where
+	 * the close wrappers look for them, the program closes nothing (fds.h). */
+	sigset_t fds_mask;
+	if (!pv_fds_runtime_begins(1, &fds_mask))
+		return &pv_unborn; /* a handler inside the program's close: its next hook */
 	/* On the first instrumented call of the process, not at start-up: a
 	 * shell or make that inherits LD_PRELOAD and runs no instrumented code
 	 * pays nothing for it. */
@@ -192,10 +198,13 @@ static struct pv_thread *thread_setup(void)
 	/* Not malloc: the program's allocator may be instrumented, or not re-entrant here. */
 	struct pv_thread *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t == MAP_FAILED)
+	if (t == MAP_FAILED) {
+		pv_fds_runtime_ends(&fds_mask);
 		return &pv_gone;
+	}
 	if (open_counters(t) < 0 || pv_thread_init(t, pv_events.n, thread_reader()) < 0) {
 		pv_counters_close(&t->counters);
+		pv_fds_runtime_ends(&fds_mask);
 		munmap(t, sizeof(*t));
 		return &pv_gone;
 	}
@@ -208,6 +217,7 @@ static struct pv_thread *thread_setup(void)
 		pv_live->prev = t;
 	pv_live = t;
 	unlock_runtime(&saved);
+	pv_fds_runtime_ends(&fds_mask);
 	pthread_setspecific(pv_thread_key, t);
 	return t;
 }
@@ -262,7 +272,11 @@ static void thread_end(void *arg)
 	pv_profile_merge_thread(&pv_profile, t);
 	unlink_live(t);
 	pv_lock_give(&pv_lock);
+	sigset_t fds_mask;
+	int excluded = pv_fds_runtime_begins(1, &fds_mask);
 	pv_counters_close(&t->counters);
+	if (excluded)
+		pv_fds_runtime_ends(&fds_mask);
 	pv_thread_release(t);
 	pv_self = &pv_gone;
 	munmap(t, sizeof(*t));
@@ -304,7 +318,7 @@ static void fork_child_profile(void);
 
 static void fork_child(void)
 {
-	pv_lock_reset(&pv_lock);
+	pv_lock_give(&pv_lock); /* this thread took it before the fork */
 	fork_child_profile();
 	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 }
@@ -426,6 +440,7 @@ int pv_runtime_dump_in_copy(void)
 {
 	/* Whoever held it at the fork is not in this copy to let go of it. */
 	pv_lock_reset(&pv_lock);
+	pv_fds_alone();
 	return dump(1, 0);
 }
 
@@ -642,8 +657,15 @@ static void calibrate(void)
 {
 	static struct pv_thread cal;
 	memset(&cal, 0, sizeof(cal));
-	if (pv_counters_open(&cal.counters, &pv_events) < 0)
+	/* Its events are on no live thread: the program closes nothing until
+	 * they are closed (fds.h). */
+	sigset_t fds_mask;
+	if (!pv_fds_runtime_begins(1, &fds_mask))
 		return;
+	if (pv_counters_open(&cal.counters, &pv_events) < 0) {
+		pv_fds_runtime_ends(&fds_mask);
+		return;
+	}
 	if (pv_thread_init(&cal, pv_events.n, thread_reader()) == 0) {
 		pv_hook_fn *noop_enter = (pv_hook_fn *)dlsym(RTLD_NEXT, "__cyg_profile_func_enter");
 		pv_hook_fn *noop_exit = (pv_hook_fn *)dlsym(RTLD_NEXT, "__cyg_profile_func_exit");
@@ -661,6 +683,7 @@ static void calibrate(void)
 		pv_thread_release(&cal);
 	}
 	pv_counters_close(&cal.counters);
+	pv_fds_runtime_ends(&fds_mask);
 }
 
 /* For the progress line (on the timer's own thread): under the lock, since
@@ -718,7 +741,11 @@ static void pv_init(void)
 	if (defaulted)
 		pv_events_parse("cycles", PV_SYSFS_ROOT, &pv_events);
 	char summary[512];
+	sigset_t fds_mask; /* it opens each event once, and closes it */
+	int excluded = pv_fds_runtime_begins(1, &fds_mask);
 	pv_counters_select(&pv_events, defaulted, summary, sizeof(summary));
+	if (excluded)
+		pv_fds_runtime_ends(&fds_mask);
 	pv_profile_init(&pv_profile, pv_events.n);
 	pv_pid = getpid();
 	pthread_key_create(&pv_thread_key, thread_end);

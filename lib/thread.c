@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "contexts.h"
+#include "fds.h"
 #include "shadow.h"
 
 /* The shadow stack never moves: an interrupted hook, a signal handler's
@@ -96,7 +97,13 @@ void pv_thread_reopen_counters(struct pv_thread *t, uint64_t *now)
 	 * the program's wait wrappers see, its malloc) records nothing here. */
 	struct pv_guard g;
 	pv_guard_enter(&g, t);
-	pv_counters_reopen(&t->counters, t->last);
+	/* Not while the program is closing descriptors, which could take the
+	 * new ones unseen (fds.h): then it is tried again at the next read. */
+	sigset_t fds_mask;
+	if (pv_fds_runtime_begins(0, &fds_mask)) {
+		pv_counters_reopen(&t->counters, t->last);
+		pv_fds_runtime_ends(&fds_mask);
+	}
 	pv_guard_leave(&g);
 	pv_counters_read(&t->counters, t->last, now);
 }
