@@ -70,9 +70,9 @@ int main(int argc, char **argv)
 		if (mode[0] == 't') {
 			v[0] = pv_arch_clock();
 		} else if (mode[0] == 'r' && mode[1] == 'e') {
-			pv_counters_read(&t, v);
+			pv_counters_read(&t.counters, t.last, v);
 		} else {
-			pv_counters_read_simulated(&t, v, sim_rdpmc, sim_clock, NULL);
+			pv_counters_read_simulated(&t.counters, t.last, v, sim_rdpmc, sim_clock, NULL);
 		}
 		sink = v[0];
 	}

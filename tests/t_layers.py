@@ -65,7 +65,7 @@ def violations(lib):
                 if "/" not in header:
                     found.append('%s: "%s" does not name its folder' % (rel, header))
                 elif top == "runtime" and header.startswith("runtime/wrap/") and \
-                        folder != "runtime/wrap":
+                        folder != "runtime/wrap" and rel != os.path.join("runtime", "runtime.c"):
                     found.append('%s: "%s": only runtime.c starts the wrappers' % (rel, header))
                 elif top not in MAY_INCLUDE[folder]:
                     found.append('%s: "%s": %s may not use %s' % (rel, header, folder, top))
@@ -86,6 +86,7 @@ with t.case("includes"):
             "cmd/dot.c": '#include "runtime/counters.h"\n',
             "model/report.c": '#include <linux/perf_event.h>\n',
             "output/json.c": '#include "report.h"\n',
+            "runtime/thread.c": '#include "runtime/wrap/wrap.h"\n',
         }
         for rel, line in plants.items():
             with open(os.path.join(copy, rel), "a") as f:
@@ -115,5 +116,77 @@ with t.case("the command"):
     ldd = subprocess.run(["ldd", cmd], capture_output=True, text=True).stdout
     t.ok("libdw" not in ldd and "libelf" not in ldd,
          "the command needs neither libdw nor libelf", diag=ldd)
+
+
+
+def objects_and_edges():
+    """The plain build's objects of lib/ and the command, and which objects
+    each one calls or reads (nm: undefined symbols to where they are defined)."""
+    build = os.path.join(h.ROOT, "build", "plain")
+    objs = []
+    for root, _, files in os.walk(os.path.join(build, "lib")):
+        for name in files:
+            o = os.path.join(root, name)
+            src = os.path.join(h.ROOT, os.path.relpath(o, build))[:-2]
+            if name.endswith(".o") and (os.path.exists(src + ".c") or os.path.exists(src + ".S")):
+                objs.append(o)
+    defined, needs = {}, {}
+    for o in objs:
+        needs[o] = set()
+        for line in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
+            f = line.split()
+            if len(f) == 2 and f[0] == "U":
+                needs[o].add(f[1])
+            elif len(f) == 3 and f[1] in "TDBRVW":
+                defined.setdefault(f[2], o)
+    rel = lambda o: os.path.relpath(o, os.path.join(build, "lib"))[:-2]
+    return {rel(o): {rel(defined[s]) for s in needs[o] if s in defined and defined[s] != o}
+            for o in objs}
+
+
+def cycles(graph):
+    """The strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+with t.case("no cycles"):
+    graph = objects_and_edges()
+    t.ok(len(graph) > 50, "the objects of every layer are found (%d)" % len(graph))
+    # Inside the runtime, the one circle allowed is its entry and the
+    # wrappers it starts, which call back into it (as libmcount's mcount.c
+    # and wrap.c do); anything else would be the runtime calling its own
+    # libc wrappers, or two files that should be one.
+    allowed = lambda c: all(o == "runtime/runtime" or o.startswith("runtime/wrap/") for o in c)
+    bad = [c for c in cycles(graph) if not allowed(c)]
+    t.eq(bad, [], "no circle of objects but the runtime's entry with its wrappers")
+    planted = dict(graph)
+    planted["model/profile"] = graph["model/profile"] | {"output/json"}
+    planted["output/json"] = graph["output/json"] | {"model/profile"}
+    t.ok(["model/profile", "output/json"] in cycles(planted), "... a circle planted is found")
 
 t.done()

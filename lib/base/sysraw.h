@@ -1,18 +1,42 @@
 /*
- * sysraw.h — system calls made directly, never through a libc function that
- * profviz.so itself interposes (a plain close() inside the runtime binds to
- * the runtime's own wrapper).
+ * sysraw.h — system calls the runtime makes for itself, straight to the
+ * kernel. profviz.so wraps libc's close, nanosleep, clock_nanosleep and
+ * abort (interpose.c, blocking.c, signals.c): the runtime calling them by
+ * name would bind to its own wrappers, record waits of its own as the
+ * program's and write a profile on its way out. errno may change.
  */
-#ifndef PV_BASE_SYSRAW_H
-#define PV_BASE_SYSRAW_H
+#ifndef PV_SYSRAW_H
+#define PV_SYSRAW_H
 
+#include <signal.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-/* close(2) of a descriptor of profviz's own. */
+/* close(2) of a descriptor the runtime opened itself. */
 static inline int pv_sys_close(int fd)
 {
 	return (int)syscall(SYS_close, fd);
 }
 
-#endif /* PV_BASE_SYSRAW_H */
+/* clock_nanosleep(2) without the time left: 0, or -1 with errno (EINTR). */
+static inline int pv_sys_sleep(clockid_t clock, int flags, const struct timespec *t)
+{
+	return (int)syscall(SYS_clock_nanosleep, clock, flags, t, NULL);
+}
+
+/* Send sig to the calling thread, as raise() does. */
+static inline void pv_sys_raise(int sig)
+{
+	syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
+}
+
+/* The runtime cannot go on: SIGABRT, as abort() would (without its
+ * wrapper's profile), and a trap should the program handle or block it. */
+static inline __attribute__((noreturn)) void pv_sys_abort(void)
+{
+	pv_sys_raise(SIGABRT);
+	__builtin_trap();
+}
+
+#endif /* PV_SYSRAW_H */

@@ -11,19 +11,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/log.h"
+#include "base/sysraw.h"
 #include "runtime/arch.h"
 #include "runtime/fds.h"
-#include "base/log.h"
 #include "runtime/rdpmc.h"
 #include "runtime/smallfile.h"
-#include "runtime/thread.h"
 
 const char *pv_backend_name(enum pv_backend b)
 {
 	switch (b) {
 	case PV_BACKEND_RDPMC: return "rdpmc";
 	case PV_BACKEND_READ: return "read";
-	default: return "tsc";
+	case PV_BACKEND_TSC: return "tsc";
+	default: return "none";
 	}
 }
 
@@ -295,38 +296,49 @@ static int adopt_fd(int fd)
 	return moved;
 }
 
-int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set)
+/* Open set's events into fresh, the caller's own: 0, or -errno with
+ * nothing left open. */
+static int open_events(struct pv_counters *fresh, const struct pv_event_set *set)
 {
-	memset(c, 0, sizeof(*c));
-	c->events = set;
-	c->n = set->n;
-	pv_counters_plan(set, c->leader, c->slot);
+	memset(fresh, 0, sizeof(*fresh));
+	fresh->events = set;
+	fresh->n = set->n;
+	pv_counters_plan(set, fresh->leader, fresh->slot);
 	for (unsigned i = 0; i < set->n; i++)
-		c->fd[i] = -1;
+		fresh->fd[i] = -1;
 	for (unsigned i = 0; i < set->n; i++) {
 		const struct pv_event *e = &set->ev[i];
-		c->backend[i] = e->backend;
+		fresh->backend[i] = e->backend;
 		if (e->is_tsc)
 			continue;
-		int leads = c->leader[i] == (int)i;
-		int fd = perf_open(e, leads ? -1 : c->fd[c->leader[i]], leads);
+		int leads = fresh->leader[i] == (int)i;
+		int fd = perf_open(e, leads ? -1 : fresh->fd[fresh->leader[i]], leads);
 		if (fd >= 0)
 			fd = adopt_fd(fd);
 		if (fd < 0) {
 			int err = errno;
-			pv_counters_close(c);
+			pv_counters_close(fresh);
 			return -err;
 		}
-		c->fd[i] = fd;
+		fresh->fd[i] = fd;
 		if (e->backend == PV_BACKEND_RDPMC) {
-			void *pc = mmap(NULL, (size_t)page_size(), PROT_READ, MAP_SHARED, c->fd[i], 0);
+			void *pc = mmap(NULL, (size_t)page_size(), PROT_READ, MAP_SHARED, fd, 0);
 			if (pc == MAP_FAILED)
-				c->backend[i] = PV_BACKEND_READ;
+				fresh->backend[i] = PV_BACKEND_READ;
 			else
-				c->page[i] = pc;
+				fresh->page[i] = pc;
 		}
 	}
 	return 0;
+}
+
+int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set)
+{
+	struct pv_counters fresh;
+	int err = open_events(&fresh, set);
+	if (err == 0)
+		*c = fresh; /* no other thread sees c yet */
+	return err;
 }
 
 static void close_fd(struct pv_counters *c, unsigned i)
@@ -336,7 +348,7 @@ static void close_fd(struct pv_counters *c, unsigned i)
 		pv_fd_release(c->fd[i]);
 		pv_sys_close(c->fd[i]);
 	}
-	c->fd[i] = -1;
+	__atomic_store_n(&c->fd[i], -1, __ATOMIC_RELAXED);
 }
 
 void pv_counters_close(struct pv_counters *c)
@@ -356,38 +368,35 @@ void pv_counters_close(struct pv_counters *c)
 void pv_counters_forget_fd(struct pv_counters *c, int fd)
 {
 	for (unsigned i = 0; i < c->n; i++)
-		if (c->fd[i] == fd) {
-			__atomic_store_n(&c->lost, 1, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&c->fd[i], __ATOMIC_RELAXED) == fd) {
+			/* The number is someone else's from now on: never read nor
+			 * closed as the owner's, even once handed back to the runtime. */
+			__atomic_store_n(&c->fd[i], -1, __ATOMIC_RELAXED);
+			__atomic_store_n(&c->state, PV_COUNTERS_LOST, __ATOMIC_SEQ_CST);
 			pv_fd_release(fd);
 		}
 }
 
-/* The program closed some of our fds: reopen the group, and let every event
- * continue from its last value, its times from theirs. */
-static PV_NOINLINE void recover(struct pv_thread *t)
+void pv_counters_reopen(struct pv_counters *c, const uint64_t *floor)
 {
-	struct pv_counters *c = &t->counters;
-	const struct pv_event_set *set = c->events;
-	uint64_t enabled[PV_MAX_EVENTS], running[PV_MAX_EVENTS];
-	memcpy(enabled, c->enabled, sizeof(enabled));
-	memcpy(running, c->running, sizeof(running));
-	unsigned n = c->n;
 	pv_counters_close(c);
-	if (!set || pv_counters_open(c, set) < 0) {
+	struct pv_counters fresh;
+	if (!c->events || open_events(&fresh, c->events) < 0) {
 		/* For good: readings stay where they are, and the times counted so
 		 * far still scale what was read with them. */
-		memcpy(c->enabled, enabled, sizeof(enabled));
-		memcpy(c->running, running, sizeof(running));
-		c->n = n; /* with every descriptor -1: nothing is read or closed */
-		c->lost = 2;
+		__atomic_store_n(&c->state, PV_COUNTERS_GONE, __ATOMIC_SEQ_CST);
 		return;
 	}
 	for (unsigned i = 0; i < c->n; i++) {
-		if (c->backend[i] != PV_BACKEND_TSC)
-			c->base[i] = t->last[i];
-		c->enabled[i] = c->enabled_base[i] = enabled[i];
-		c->running[i] = c->running_base[i] = running[i];
+		c->backend[i] = fresh.backend[i];
+		c->page[i] = fresh.page[i];
+		c->base[i] = fresh.backend[i] == PV_BACKEND_TSC ? 0 : floor[i];
+		c->enabled_base[i] = c->enabled[i];
+		c->running_base[i] = c->running[i];
+		__atomic_store_n(&c->fd[i], fresh.fd[i], __ATOMIC_RELAXED);
 	}
+	/* LOST until now: the thread never reads a set half open. */
+	__atomic_store_n(&c->state, PV_COUNTERS_OPEN, __ATOMIC_SEQ_CST);
 }
 
 static void note_times(struct pv_counters *c, unsigned i, uint64_t enabled, uint64_t running)
@@ -402,7 +411,7 @@ static int read_group(struct pv_counters *c, int lead, uint64_t *values)
 	uint64_t buf[3 + PV_MAX_EVENTS];
 	uint64_t enabled, running;
 	int saved_errno = errno;
-	ssize_t got = read(c->fd[lead], buf, sizeof(buf));
+	ssize_t got = read(__atomic_load_n(&c->fd[lead], __ATOMIC_RELAXED), buf, sizeof(buf));
 	errno = saved_errno;
 	if (pv_group_parse(buf, got, PV_MAX_EVENTS, values, &enabled, &running) < 0)
 		return -1;
@@ -412,26 +421,21 @@ static int read_group(struct pv_counters *c, int lead, uint64_t *values)
 	return 0;
 }
 
-/* Every event's raw reading, never below its last one: a delta the hooks
+/* Every event's raw reading, never below its floor: a delta the hooks
  * take can then never wrap around. */
-PV_INLINE void read_all(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc,
-			pv_clock_insn *clock, void *ctx)
+PV_INLINE enum pv_counters_state read_all(struct pv_counters *c, const uint64_t *floor,
+					  uint64_t *now, pv_rdpmc_insn *rdpmc,
+					  pv_clock_insn *clock, void *ctx)
 {
-	struct pv_counters *c = &t->counters;
 	uint64_t group[PV_MAX_EVENTS][PV_MAX_EVENTS];
 	signed char group_state[PV_MAX_EVENTS] = { 0 }; /* per leader: 1 read, -1 failed */
-	if (unlikely(__atomic_load_n(&c->lost, __ATOMIC_SEQ_CST))) {
-		int saved_errno = errno; /* a reopen's system calls */
-		if (c->lost == 1)
-			recover(t);
-		errno = saved_errno;
-		if (c->lost == 2) {
-			memcpy(now, t->last, t->nev * sizeof(uint64_t));
-			return;
-		}
+	enum pv_counters_state state = pv_counters_state(c);
+	if (unlikely(state != PV_COUNTERS_OPEN)) {
+		memcpy(now, floor, c->n * sizeof(uint64_t));
+		return state;
 	}
 	for (unsigned i = 0; i < c->n; i++) {
-		uint64_t v = t->last[i]; /* when nothing can be read */
+		uint64_t v = floor[i]; /* when nothing can be read */
 		struct pv_rdpmc_sample s;
 		if (c->backend[i] == PV_BACKEND_TSC) {
 			v = clock(ctx);
@@ -439,7 +443,7 @@ PV_INLINE void read_all(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc
 			   likely(pv_rdpmc_read(c->page[i], rdpmc, clock, ctx, &s) == PV_RDPMC_OK)) {
 			v = c->base[i] + s.raw;
 			note_times(c, i, s.enabled, s.running);
-		} else {
+		} else if (c->backend[i] != PV_BACKEND_NONE) {
 			/* No rdpmc, or not readable in user space right now: ask the kernel. */
 			int lead = c->leader[i];
 			if (group_state[lead] == 0)
@@ -447,8 +451,14 @@ PV_INLINE void read_all(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc
 			if (group_state[lead] > 0)
 				v = c->base[i] + group[lead][c->slot[i]];
 		}
-		now[i] = v >= t->last[i] ? v : t->last[i];
+		now[i] = v >= floor[i] ? v : floor[i];
 	}
+	/* The program took a descriptor while it was read: its number may be
+	 * another file's by now, so none of the readings is trusted. */
+	state = pv_counters_state(c);
+	if (unlikely(state != PV_COUNTERS_OPEN))
+		memcpy(now, floor, c->n * sizeof(uint64_t));
+	return state;
 }
 
 static uint64_t hw_rdpmc(void *ctx, uint32_t ecx)
@@ -463,13 +473,15 @@ static uint64_t hw_clock(void *ctx)
 	return pv_arch_clock();
 }
 
-void pv_counters_read(struct pv_thread *t, uint64_t *now)
+enum pv_counters_state pv_counters_read(struct pv_counters *c, const uint64_t *floor,
+					uint64_t *now)
 {
-	read_all(t, now, hw_rdpmc, hw_clock, NULL);
+	return read_all(c, floor, now, hw_rdpmc, hw_clock, NULL);
 }
 
-void pv_counters_read_simulated(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc,
-				pv_clock_insn *clock, void *ctx)
+enum pv_counters_state pv_counters_read_simulated(struct pv_counters *c, const uint64_t *floor,
+						  uint64_t *now, pv_rdpmc_insn *rdpmc,
+						  pv_clock_insn *clock, void *ctx)
 {
-	read_all(t, now, rdpmc, clock, ctx);
+	return read_all(c, floor, now, rdpmc, clock, ctx);
 }

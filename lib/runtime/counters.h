@@ -22,7 +22,10 @@
 #include "base/clock.h"
 #include "model/event.h"
 
+/* How an event is read. 0 is none: a zeroed struct never reads a clock for
+ * a count. */
 enum pv_backend {
+	PV_BACKEND_NONE, /* nothing to read: the reading stays at its floor */
 	PV_BACKEND_TSC,
 	PV_BACKEND_RDPMC,
 	PV_BACKEND_READ,
@@ -44,10 +47,21 @@ struct pv_event_set {
 	struct pv_event ev[PV_MAX_EVENTS];
 };
 
+/* Whether a thread's events can be read. Only OPEN events are: in any
+ * other state a reading stays at its floor. */
+enum pv_counters_state {
+	PV_COUNTERS_OPEN, /* (also a set of no events) */
+	PV_COUNTERS_LOST, /* the program took one of the descriptors: reopen first */
+	PV_COUNTERS_GONE, /* they could not be reopened: the counts stop there */
+};
+
 /* A thread's open perf events. Hardware events form one group, so they are
  * scheduled (and multiplexed) together; each software event leads a group
  * of its own, because a group read does not bring a member from another
- * software PMU up to date (task-clock under page-faults reads stale). */
+ * software PMU up to date (task-clock under page-faults reads stale).
+ * Only the owning thread writes here, but for two fields, both atomic:
+ * another thread that sees the program take a descriptor clears its fd
+ * and sets state (pv_counters_forget_fd). */
 struct pv_counters {
 	const struct pv_event_set *events; /* what was opened, for a reopen */
 	unsigned n;                       /* events, in the set's order */
@@ -56,7 +70,7 @@ struct pv_counters {
 	struct perf_event_mmap_page *page[PV_MAX_EVENTS];
 	int leader[PV_MAX_EVENTS];        /* the event leading event i's group, or -1 */
 	unsigned slot[PV_MAX_EVENTS];     /* index in that group's read(2) buffer */
-	int lost;                         /* the program closed one of our fds (2: for good) */
+	int state;                        /* enum pv_counters_state */
 	uint64_t base[PV_MAX_EVENTS];     /* added to readings: continuity over a reopen */
 	uint64_t enabled[PV_MAX_EVENTS];  /* time_enabled / time_running so far (ns), */
 	uint64_t running[PV_MAX_EVENTS];  /* of every descriptor the thread had */
@@ -93,26 +107,42 @@ void pv_counters_plan(const struct pv_event_set *set, int *leader, unsigned *slo
 void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 			unsigned summary_size);
 
-/* Open the calling thread's group of set's events (set must outlive c).
- * 0, or -errno (nothing left open): -EMFILE also when the runtime's share
- * of descriptor numbers is full (fds.h). */
+/* Open the calling thread's group of set's events into c, which no other
+ * thread sees yet (set must outlive c). 0, or -errno with c untouched and
+ * nothing left open: -EMFILE also when the runtime's share of descriptor
+ * numbers is full (fds.h). */
 int pv_counters_open(struct pv_counters *c, const struct pv_event_set *set);
 void pv_counters_close(struct pv_counters *c);
 
+static inline enum pv_counters_state pv_counters_state(const struct pv_counters *c)
+{
+	return (enum pv_counters_state)__atomic_load_n(&c->state, __ATOMIC_SEQ_CST);
+}
+
 /* fd, one of c's, is being closed or replaced by the program: forget it now
- * (any thread may call this). The owner reopens its group on its next read. */
+ * (any thread may call this). c is LOST until its owner reopens it. */
 void pv_counters_forget_fd(struct pv_counters *c, int fd);
 
-struct pv_thread;
-/* Read every event of the calling thread (t must be the caller's own): raw
- * values, each at least its last reading in t->last. errno is kept (the
- * hooks call this outside the runtime boundary). */
-void pv_counters_read(struct pv_thread *t, uint64_t *now);
+/* On the owning thread, inside the runtime boundary (the opening may run
+ * the program's wrapped functions): open c's events again, each continuing
+ * from its floor, its times from the descriptors' closed. The new
+ * descriptors are opened aside, and c stays LOST until they are all in
+ * place: then OPEN, or GONE if they cannot be opened. */
+void pv_counters_reopen(struct pv_counters *c, const uint64_t *floor);
+
+/* Read every event of the calling thread's c: raw values, each at least its
+ * floor (the thread's last readings). Returns c's state: when not OPEN,
+ * before the reads or after them (the program took a descriptor meanwhile,
+ * whose number may be another file's by now), now is the floor. errno is
+ * kept (the hooks call this outside the runtime boundary). */
+enum pv_counters_state pv_counters_read(struct pv_counters *c, const uint64_t *floor,
+					uint64_t *now);
 
 /* The same reader with the rdpmc and clock instructions replaced, for tests
  * on simulated mmap pages. */
 #include "runtime/rdpmc.h"
-void pv_counters_read_simulated(struct pv_thread *t, uint64_t *now, pv_rdpmc_insn *rdpmc,
-				pv_clock_insn *clock, void *ctx);
+enum pv_counters_state pv_counters_read_simulated(struct pv_counters *c, const uint64_t *floor,
+						  uint64_t *now, pv_rdpmc_insn *rdpmc,
+						  pv_clock_insn *clock, void *ctx);
 
 #endif /* PV_COUNTERS_H */

@@ -8,8 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "runtime/lock.h"
+#include "base/sysraw.h"
 
 static uint64_t owned[PV_FDS_MAX / 64];
 
@@ -56,21 +58,94 @@ static void place(struct placement *p, struct rlimit *lim)
 }
 
 /* Serialises raising the limit, and keeps a fork from copying it raised. */
-static pthread_mutex_t limit_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pv_lock limit_lock = PV_LOCK_INITIALIZER;
 
 static void lock_limit(void)
 {
-	pthread_mutex_lock(&limit_lock);
+	pv_lock_take(&limit_lock);
 }
 
 static void unlock_limit(void)
 {
-	pthread_mutex_unlock(&limit_lock);
+	pv_lock_give(&limit_lock);
+}
+
+/* ---- the program taking descriptors, the runtime making and closing its own ---- */
+
+static struct pv_gate takers = PV_GATE_INITIALIZER;
+/* This thread's calls of the program's that take descriptors, entered or
+ * about to be (a signal handler may make one inside another), and the
+ * runtime sections it is in. */
+static __thread unsigned program_calls, runtime_sections;
+
+void pv_fds_program_begins(void)
+{
+	/* Counted first: a handler that lands while this call waits to enter
+	 * neither opens descriptors nor waits for it. A handler's own call
+	 * then goes in at once, even while the runtime's side waits for this
+	 * thread's outer one (or, rarely, holds the gate). So does a call the
+	 * runtime makes itself, inside its own section or holding one of its
+	 * locks (a sanitizer's report symbolized in the exit snapshot, a
+	 * program's malloc): the runtime's side may be waiting for that lock. */
+	int at_once = program_calls++ > 0 || runtime_sections > 0 || pv_lock_held();
+	pv_gate_enter_shared(&takers, at_once);
+}
+
+void pv_fds_program_ends(void)
+{
+	pv_gate_leave_shared(&takers);
+	program_calls--;
+}
+
+int pv_fds_runtime_begins(int wait, sigset_t *saved)
+{
+	if (program_calls)
+		return 0;
+	if (runtime_sections) {
+		runtime_sections++;
+		return 1;
+	}
+	int saved_errno = errno;
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, saved);
+	if (!pv_gate_enter_sole(&takers, wait)) {
+		pthread_sigmask(SIG_SETMASK, saved, NULL);
+		errno = saved_errno;
+		return 0;
+	}
+	runtime_sections = 1;
+	errno = saved_errno;
+	return 1;
+}
+
+void pv_fds_runtime_ends(const sigset_t *saved)
+{
+	if (--runtime_sections)
+		return;
+	int saved_errno = errno;
+	pv_gate_leave_sole(&takers);
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+	errno = saved_errno;
+}
+
+void pv_fds_alone(void)
+{
+	pv_lock_reset(&limit_lock);
+	pv_gate_reset(&takers, program_calls);
+}
+
+/* The forking thread took the limit lock before the fork, and is the only
+ * one left. */
+static void fork_child(void)
+{
+	unlock_limit();
+	pv_gate_reset(&takers, program_calls);
 }
 
 void pv_fds_init(void)
 {
-	pthread_atfork(lock_limit, unlock_limit, unlock_limit);
+	pthread_atfork(lock_limit, unlock_limit, fork_child);
 }
 
 static int dup_within(int fd, int lowest, int end)

@@ -110,7 +110,7 @@ void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
 	p->stray_exits += t->stray_exits;
 	p->resyncs += t->resyncs;
 	p->losses.unrecorded_calls += t->unrecorded;
-	p->losses.counters_lost += t->counters.lost == 2;
+	p->losses.counters_lost += pv_counters_state(&t->counters) == PV_COUNTERS_GONE;
 	for (unsigned i = 0; i < t->counters.n && i < p->nev; i++) {
 		p->enabled[i] += t->counters.enabled[i];
 		p->running[i] += t->counters.running[i];

@@ -4,8 +4,9 @@
 #include <signal.h>
 #include <time.h>
 
-#include "runtime/counters.h"
 #include "base/log.h"
+#include "base/sysraw.h"
+#include "runtime/counters.h"
 
 static unsigned (*count_threads)(void);
 static unsigned every;
@@ -18,7 +19,7 @@ static void *report(void *unused)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		next.tv_sec += every;
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) != 0)
+		while (pv_sys_sleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next) != 0)
 			; /* interrupted: the same deadline */
 		unsigned threads = count_threads();
 		pv_log("still profiling: %.0f s so far, %u thread%s", (double)(pv_monotonic_ns() - began) * 1e-9, threads,

@@ -23,27 +23,29 @@
 #include <unistd.h>
 
 #include "profviz.h"
-#include "runtime/guard.h"
-#include "runtime/calibrate.h"
 #include "base/compiler.h"
+#include "base/log.h"
+#include "model/profile.h"
+#include "model/report.h"
 #include "output/config.h"
+#include "output/file.h"
+#include "runtime/calibrate.h"
 #include "runtime/counters.h"
 #include "runtime/events.h"
 #include "runtime/fds.h"
-#include "base/log.h"
-#include "output/file.h"
-#include "model/profile.h"
+#include "runtime/guard.h"
+#include "runtime/handover.h"
+#include "runtime/hooks.h"
+#include "runtime/lock.h"
+#include "runtime/naming.h"
 #include "runtime/progress.h"
-#include "model/report.h"
 #include "runtime/retire.h"
 #include "runtime/runtime.h"
-#include "runtime/hooks.h"
-#include "runtime/handover.h"
-#include "runtime/naming.h"
 #include "runtime/stack.h"
 #include "runtime/stderr.h"
 #include "runtime/symbols.h"
 #include "runtime/thread.h"
+#include "runtime/wrap/wrap.h"
 
 /* ---- process-wide state (guarded by pv_lock once hooks run) ---- */
 
@@ -51,7 +53,7 @@ static struct pv_config pv_config;
 static struct pv_event_set pv_events;
 static struct pv_profile pv_profile; /* threads that have ended */
 static struct pv_thread *pv_live;    /* threads still running */
-static pthread_mutex_t pv_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pv_lock pv_lock = PV_LOCK_INITIALIZER;
 static pthread_key_t pv_thread_key;
 static pthread_once_t pv_once = PTHREAD_ONCE_INIT;
 static pthread_once_t pv_calibration_once = PTHREAD_ONCE_INIT;
@@ -81,12 +83,12 @@ static void lock_runtime(sigset_t *saved)
 	sigset_t all;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, saved);
-	pv_runtime_mutex_lock(&pv_lock);
+	pv_lock_take(&pv_lock);
 }
 
 static void unlock_runtime(const sigset_t *saved)
 {
-	pthread_mutex_unlock(&pv_lock);
+	pv_lock_give(&pv_lock);
 	pthread_sigmask(SIG_SETMASK, saved, NULL);
 }
 
@@ -105,7 +107,7 @@ static PV_NOINLINE void pv_enter_clock_indexed(void *fn, struct pv_thread *t, ui
  * more than a call): the same hooks with the thread's event count. */
 static void pv_enter_generic_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
 {
-	pv_hook_enter_indexed(t, fn, sp, t->nev, pv_counters_read, pv_enter_slow);
+	pv_hook_enter_indexed(t, fn, sp, t->nev, pv_read_counters, pv_enter_slow);
 }
 
 /* Off the TSC's straight line. A thread not profiled (PROFVIZ_DISABLE=1,
@@ -115,7 +117,7 @@ static PV_NOINLINE void pv_enter_other_mode(void *fn, struct pv_thread *t, uintp
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_counters_read,
+	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_read_counters,
 		      pv_enter_generic_indexed, pv_enter_slow);
 }
 
@@ -123,7 +125,7 @@ static PV_NOINLINE void pv_exit_other_mode(void *fn, struct pv_thread *t)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	pv_hook_exit(t, fn, PV_MODE_GENERIC, t->nev, pv_counters_read, pv_thread_exit_slow);
+	pv_hook_exit(t, fn, PV_MODE_GENERIC, t->nev, pv_read_counters, pv_thread_exit_slow);
 }
 
 PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
@@ -153,7 +155,7 @@ static pid_t gettid_raw(void)
  * through the counter backends. */
 static pv_read_fn *thread_reader(void)
 {
-	return pv_events.n == 1 && pv_events.ev[0].is_tsc ? NULL : pv_counters_read;
+	return pv_events.n == 1 && pv_events.ev[0].is_tsc ? NULL : pv_read_counters;
 }
 
 static int open_counters(struct pv_thread *t)
@@ -182,12 +184,18 @@ static void note_thread_clocks(struct pv_thread *t)
 	t->began_ns = pv_monotonic_ns();
 }
 
-/* The thread's state, or &pv_gone when it is not to be profiled. */
+/* The thread's state; &pv_gone when it is not to be profiled, &pv_unborn
+ * when it cannot be set up now. */
 static struct pv_thread *thread_setup(void)
 {
 	pthread_once(&pv_once, pv_init);
 	if (pv_config.disabled)
 		return &pv_gone;
+	/* From the opening of its events to its place on the live list, where
+	 * the close wrappers look for them, the program closes nothing (fds.h). */
+	sigset_t fds_mask;
+	if (!pv_fds_runtime_begins(1, &fds_mask))
+		return &pv_unborn; /* a handler inside the program's close: its next hook */
 	/* On the first instrumented call of the process, not at start-up: a
 	 * shell or make that inherits LD_PRELOAD and runs no instrumented code
 	 * pays nothing for it. */
@@ -196,10 +204,13 @@ static struct pv_thread *thread_setup(void)
 	/* Not malloc: the program's allocator may be instrumented, or not re-entrant here. */
 	struct pv_thread *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t == MAP_FAILED)
+	if (t == MAP_FAILED) {
+		pv_fds_runtime_ends(&fds_mask);
 		return &pv_gone;
+	}
 	if (open_counters(t) < 0 || pv_thread_init(t, pv_events.n, thread_reader()) < 0) {
 		pv_counters_close(&t->counters);
+		pv_fds_runtime_ends(&fds_mask);
 		munmap(t, sizeof(*t));
 		return &pv_gone;
 	}
@@ -212,6 +223,7 @@ static struct pv_thread *thread_setup(void)
 		pv_live->prev = t;
 	pv_live = t;
 	unlock_runtime(&saved);
+	pv_fds_runtime_ends(&fds_mask);
 	pthread_setspecific(pv_thread_key, t);
 	return t;
 }
@@ -265,8 +277,12 @@ static void thread_end(void *arg)
 	pv_thread_close_all(t);
 	pv_thread_hand_over(&pv_profile, t);
 	unlink_live(t);
-	pthread_mutex_unlock(&pv_lock);
+	pv_lock_give(&pv_lock);
+	sigset_t fds_mask;
+	int excluded = pv_fds_runtime_begins(1, &fds_mask);
 	pv_counters_close(&t->counters);
+	if (excluded)
+		pv_fds_runtime_ends(&fds_mask);
 	pv_thread_release(t);
 	pv_self = &pv_gone;
 	munmap(t, sizeof(*t));
@@ -308,7 +324,7 @@ static void fork_child_profile(void);
 
 static void fork_child(void)
 {
-	pthread_mutex_init(&pv_lock, NULL);
+	pv_lock_give(&pv_lock); /* this thread took it before the fork */
 	fork_child_profile();
 	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 }
@@ -393,7 +409,7 @@ static int dump(int at_exit, int exec_n)
 	lock_runtime(&saved);
 	snapshot_live_threads(&snap, at_exit);
 	pv_profile_add(&snap, &pv_profile);
-	pthread_mutex_unlock(&pv_lock);
+	pv_lock_give(&pv_lock);
 	if (!snap.funcs) {
 		/* Nothing instrumented ran here (a shell, make, timeout): writing
 		 * would only replace the files of a process that has a profile. */
@@ -440,18 +456,19 @@ int pv_runtime_dump(int at_exit)
 int pv_runtime_dump_in_copy(void)
 {
 	/* Whoever held it at the fork is not in this copy to let go of it. */
-	pthread_mutex_init(&pv_lock, NULL);
+	pv_lock_reset(&pv_lock);
+	pv_fds_alone();
 	return dump(1, 0) < 0 ? -1 : 0;
 }
 
 int pv_runtime_trylock(void)
 {
-	return pthread_mutex_trylock(&pv_lock) == 0;
+	return pv_lock_try(&pv_lock);
 }
 
 void pv_runtime_unlock(void)
 {
-	pthread_mutex_unlock(&pv_lock);
+	pv_lock_give(&pv_lock);
 }
 
 int pv_runtime_should_dump(void)
@@ -632,6 +649,7 @@ void pv_runtime_module_closed(void *closing)
 						 still_as);
 				}
 			pv_profile_rekey(&pv_profile, retired_key, &r);
+			pv_debug(2, "%s unloaded: its functions' records re-keyed", still_as);
 		}
 		unlock_runtime(&saved);
 		free(path);
@@ -673,8 +691,15 @@ static void calibrate(void)
 {
 	static struct pv_thread cal;
 	memset(&cal, 0, sizeof(cal));
-	if (pv_counters_open(&cal.counters, &pv_events) < 0)
+	/* Its events are on no live thread: the program closes nothing until
+	 * they are closed (fds.h). */
+	sigset_t fds_mask;
+	if (!pv_fds_runtime_begins(1, &fds_mask))
 		return;
+	if (pv_counters_open(&cal.counters, &pv_events) < 0) {
+		pv_fds_runtime_ends(&fds_mask);
+		return;
+	}
 	if (pv_thread_init(&cal, pv_events.n, thread_reader()) == 0) {
 		pv_hook_fn *noop_enter = (pv_hook_fn *)dlsym(RTLD_NEXT, "__cyg_profile_func_enter");
 		pv_hook_fn *noop_exit = (pv_hook_fn *)dlsym(RTLD_NEXT, "__cyg_profile_func_exit");
@@ -692,6 +717,7 @@ static void calibrate(void)
 		pv_thread_release(&cal);
 	}
 	pv_counters_close(&cal.counters);
+	pv_fds_runtime_ends(&fds_mask);
 }
 
 /* For the progress line (on the timer's own thread): under the lock, since
@@ -735,11 +761,9 @@ static const char *env(const char *name)
 static void pv_init(void)
 {
 	int saved_errno = errno;
-	pv_interpose_init();
-	pv_blocking_init();
+	pv_wrap_init();
 	pv_stderr_init();
 	pv_fds_init();
-	pv_ucontext_init();
 	pv_config_load(&pv_config, env, getauxval(AT_SECURE) != 0);
 	pv_debug_level = (int)pv_config.debug;
 	char cwd[PATH_MAX];
@@ -752,7 +776,11 @@ static void pv_init(void)
 	if (defaulted)
 		pv_events_parse("cycles", PV_SYSFS_ROOT, &pv_events);
 	char summary[512];
+	sigset_t fds_mask; /* it opens each event once, and closes it */
+	int excluded = pv_fds_runtime_begins(1, &fds_mask);
 	pv_counters_select(&pv_events, defaulted, summary, sizeof(summary));
+	if (excluded)
+		pv_fds_runtime_ends(&fds_mask);
 	pv_profile_init(&pv_profile, pv_events.n);
 	pv_pid = getpid();
 	pthread_key_create(&pv_thread_key, thread_end);

@@ -5,10 +5,6 @@
 #ifndef PV_RUNTIME_H
 #define PV_RUNTIME_H
 
-#include <dlfcn.h>
-#include <stdlib.h>
-#include <pthread.h>
-
 #include "base/compiler.h"
 #include "runtime/thread.h"
 
@@ -52,32 +48,6 @@ PV_HIDDEN void pv_runtime_module_closed(void *closing);
 
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
-
-/* libc's function behind a wrapper, kept in *slot: looked up at start-up
- * (a switch or a wait may come from a signal handler, where dlsym is not
- * safe), or on the first call of one made before start-up. */
-static inline void *pv_next_symbol(void **slot, const char *name)
-{
-	void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = dlsym(RTLD_NEXT, name);
-		if (!f)
-			abort(); /* libc without the function the program just called */
-		__atomic_store_n(slot, f, __ATOMIC_RELEASE);
-	}
-	return f;
-}
-
-/* Look up libc's functions behind the wrappers, while it is safe to. */
-PV_HIDDEN void pv_interpose_init(void);
-
-/* Look up libc's waits behind blocking.c's wrappers. */
-PV_HIDDEN void pv_blocking_init(void);
-
-/* pthread_mutex_lock for the runtime's own lock, never recorded as a wait. */
-PV_HIDDEN int pv_runtime_mutex_lock(pthread_mutex_t *m);
-/* The same for the context switches' wrappers (ucontext.c). */
-PV_HIDDEN void pv_ucontext_init(void);
 
 /* Install the runtime's handlers for fatal signals left at their default. */
 PV_HIDDEN void pv_signals_init(void);

@@ -5,7 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "runtime/fds.h"
+#include "base/sysraw.h"
 
 ssize_t pv_read_small_file(const char *path, char *buf, size_t size)
 {

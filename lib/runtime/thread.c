@@ -1,5 +1,4 @@
 #define _GNU_SOURCE
-#include "runtime/guard.h"
 #include "runtime/thread.h"
 
 #include <string.h>
@@ -7,6 +6,8 @@
 
 #include "base/log.h"
 #include "runtime/contexts.h"
+#include "runtime/fds.h"
+#include "runtime/guard.h"
 #include "runtime/hooks.h"
 #include "runtime/stack.h"
 
@@ -27,6 +28,28 @@ int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 	t->read(t, t->last);
 	t->mode = t->run_mode;
 	return 0;
+}
+
+void pv_thread_reopen_counters(struct pv_thread *t, uint64_t *now)
+{
+	/* Inside the boundary, so that whatever the opening calls (a lock that
+	 * the program's wait wrappers see, its malloc) records nothing here. */
+	struct pv_guard g;
+	pv_guard_enter(&g, t);
+	/* Not while the program is closing descriptors, which could take the
+	 * new ones unseen (fds.h): then it is tried again at the next read. */
+	sigset_t fds_mask;
+	if (pv_fds_runtime_begins(0, &fds_mask)) {
+		pv_counters_reopen(&t->counters, t->last);
+		pv_fds_runtime_ends(&fds_mask);
+		pv_debug(2, "thread %d: its events, closed by the program, reopened (%s)",
+			 (int)t->tid,
+			 pv_counters_state(&t->counters) == PV_COUNTERS_OPEN ? "all there"
+			 : pv_counters_state(&t->counters) == PV_COUNTERS_GONE ? "gone for good"
+									     : "not yet");
+	}
+	pv_guard_leave(&g);
+	pv_counters_read(&t->counters, t->last, now);
 }
 
 void pv_thread_release(struct pv_thread *t)
@@ -169,6 +192,8 @@ static struct pv_frame *jmp_frame(const struct pv_thread *t, const struct pv_jmp
  * interrupted at may be charged twice, or not at all.) */
 static void repair_abandoned(struct pv_thread *t)
 {
+	pv_debug(2, "thread %d: a handler left a runtime section by longjmp: repaired",
+		 (int)t->tid);
 	pv_cct_repair(&t->cct);
 	for (struct pv_func *f = t->cct.funcs; f; f = f->hh.next)
 		f->active = 0;

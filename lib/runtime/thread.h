@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
+#include "base/compiler.h"
 #include "runtime/arch.h"
 #include "runtime/cct.h"
 #include "runtime/counters.h"
@@ -96,6 +97,18 @@ static inline void pv_read_clock(struct pv_thread *t, uint64_t *now)
 {
 	(void)t;
 	now[0] = pv_arch_clock();
+}
+
+/* The program took t's events: open them again, inside the runtime
+ * boundary, and read them (t is the caller's own). */
+void pv_thread_reopen_counters(struct pv_thread *t, uint64_t *now);
+
+/* Any events, through the counter backends: never below the thread's last
+ * readings. */
+static inline void pv_read_counters(struct pv_thread *t, uint64_t *now)
+{
+	if (unlikely(pv_counters_read(&t->counters, t->last, now) == PV_COUNTERS_LOST))
+		pv_thread_reopen_counters(t, now);
 }
 
 static inline size_t pv_frame_size(unsigned nev)

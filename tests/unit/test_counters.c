@@ -98,6 +98,13 @@ static uint64_t sim_clock(void *ctx)
 	return 0;
 }
 
+/* A TSC far beyond any count. */
+static uint64_t late_clock(void *ctx)
+{
+	(void)ctx;
+	return (uint64_t)1 << 60;
+}
+
 /* The kernel's view of the event: count (offset + counter) and its times. */
 static void kernel_writes(uint64_t count, uint64_t enabled, uint64_t running)
 {
@@ -110,7 +117,7 @@ static void kernel_writes(uint64_t count, uint64_t enabled, uint64_t running)
 
 static void sim_read(struct pv_thread *t, uint64_t *now)
 {
-	pv_counters_read_simulated(t, now, sim_rdpmc, sim_clock, NULL);
+	pv_counters_read_simulated(&t->counters, t->last, now, sim_rdpmc, sim_clock, NULL);
 }
 
 static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
@@ -269,10 +276,14 @@ static void test_lost_for_good(void)
 	t.counters.fd[0] = -1;
 	t.counters.enabled[0] = 2000;
 	t.counters.running[0] = 1000;
-	t.counters.lost = 1; /* as pv_counters_forget_fd leaves it */
+	t.counters.state = PV_COUNTERS_LOST; /* as pv_counters_forget_fd leaves it */
 	uint64_t now[PV_MAX_EVENTS];
-	pv_counters_read(&t, now);
-	tap_is(t.counters.lost, 2, "lost for good: the reopen failed");
+	tap_is(pv_counters_read(&t.counters, t.last, now), PV_COUNTERS_LOST,
+	       "lost: the reader says so, and reads nothing");
+	tap_is(now[0], 5000, "lost: the reading stays at its floor");
+	pv_counters_reopen(&t.counters, t.last);
+	tap_is(pv_counters_state(&t.counters), PV_COUNTERS_GONE, "lost for good: the reopen failed");
+	pv_counters_read(&t.counters, t.last, now);
 	tap_is(now[0], 5000, "lost for good: readings stay at the last one");
 	struct pv_profile prof;
 	pv_profile_init(&prof, 1);
@@ -286,6 +297,49 @@ static void test_lost_for_good(void)
 	pv_profile_clear(&prof);
 }
 
+/* An event with no backend (a zeroed slot, as a counter set half filled
+ * would have) reads its floor, never the clock. */
+static void test_no_backend(void)
+{
+	struct pv_counters c;
+	memset(&c, 0, sizeof(c));
+	c.n = 2;
+	c.fd[0] = c.fd[1] = -1;
+	c.leader[0] = c.leader[1] = -1;
+	uint64_t floor[2] = { 7, 9 }, now[2];
+	pv_counters_read_simulated(&c, floor, now, sim_rdpmc, late_clock, NULL);
+	tap_ok(now[0] == 7 && now[1] == 9,
+	       "no backend: the reading is its floor, not the clock (%" PRIu64 ", %" PRIu64 ")",
+	       now[0], now[1]);
+}
+
+/* The program takes a descriptor while the thread reads it: nothing read
+ * then is trusted (the number may be another file's by then). */
+static struct pv_counters *taken_midway;
+
+static uint64_t rdpmc_then_taken(void *ctx, uint32_t ecx)
+{
+	(void)ctx;
+	(void)ecx;
+	__atomic_store_n(&taken_midway->state, PV_COUNTERS_LOST, __ATOMIC_SEQ_CST);
+	return fake_counter;
+}
+
+static void test_taken_while_read(void)
+{
+	struct pv_thread *t = new_thread();
+	kernel_writes(1000, 100, 100);
+	uint64_t floor[1] = { 400 }, now[1];
+	tap_is(pv_counters_read_simulated(&t->counters, floor, now, sim_rdpmc, sim_clock, NULL),
+	       PV_COUNTERS_OPEN, "read: open events are read");
+	tap_is(now[0], 1000, "read: the count as the page has it");
+	taken_midway = &t->counters;
+	tap_is(pv_counters_read_simulated(&t->counters, floor, now, rdpmc_then_taken, sim_clock,
+					  NULL),
+	       PV_COUNTERS_LOST, "taken while read: the reader says the events are lost");
+	tap_is(now[0], 400, "taken while read: the reading stays at its floor");
+}
+
 int main(void)
 {
 	test_groups();
@@ -293,5 +347,7 @@ int main(void)
 	test_multiplexed_deltas();
 	test_tsc_conversion();
 	test_lost_for_good();
+	test_no_backend();
+	test_taken_while_read();
 	return tap_done();
 }

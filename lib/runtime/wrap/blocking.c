@@ -7,11 +7,10 @@
  * a thread that is profiling records: a process that never runs
  * instrumented code (a shell that inherited LD_PRELOAD) is left alone.
  * Locks are recorded only when contended: a lock taken at once is not a
- * wait. The runtime's own waits (pv_lock, at thread start and end) happen
- * inside the runtime boundary, where hooks are ignored.
+ * wait. The runtime's own locks are not pthread mutexes (lock.h): they
+ * never come here.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -26,39 +25,16 @@
 
 #include "runtime/runtime.h"
 #include "runtime/waits.h"
+#include "runtime/wrap/wrap.h"
 
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
-
-static void *libc_fns[PV_WAIT_COUNT];
-static void *libc_trylock, *libc_tryrdlock, *libc_trywrlock;
-
-static void *libc_fn(enum pv_wait w)
-{
-	return pv_next_symbol(&libc_fns[w], pv_wait_name(&pv_wait_markers[w]));
-}
-
-void pv_blocking_init(void)
-{
-	for (int w = 0; w < PV_WAIT_COUNT; w++)
-		libc_fn((enum pv_wait)w);
-	pv_next_symbol(&libc_trylock, "pthread_mutex_trylock");
-	pv_next_symbol(&libc_tryrdlock, "pthread_rwlock_tryrdlock");
-	pv_next_symbol(&libc_trywrlock, "pthread_rwlock_trywrlock");
-}
-
-/* Set while the runtime takes its own lock: its wait is not the program's.
- * (The lock still goes through whatever else interposes on it, so that a
- * sanitizer sees it taken as it sees it released.) */
-static __thread int taking_runtime_lock __attribute__((tls_model("initial-exec")));
 
 /* Enter the wait's pseudo-function if this thread is profiling; 1 if so. */
 static int wait_begins(enum pv_wait w)
 {
 	int mode = pv_self->mode;
 	if (mode != PV_MODE_CLOCK && mode != PV_MODE_GENERIC && mode != PV_MODE_JUMPED)
-		return 0;
-	if (taking_runtime_lock)
 		return 0;
 	__cyg_profile_func_enter((void *)&pv_wait_markers[w], NULL);
 	return 1;
@@ -71,13 +47,11 @@ static void wait_ends(int began, enum pv_wait w)
 		__cyg_profile_func_exit((void *)&pv_wait_markers[w], NULL);
 }
 
-#define LIBC(type, name) ((type *)libc_fn(PV_WAIT_##name))
-
 /* The body of a wrapper: libc's name(args) between the wait's hooks. */
 #define WAITING(ret_type, type, name, ...)                                  \
 	do {                                                                \
 		int began = wait_begins(PV_WAIT_##name);                    \
-		ret_type waited = LIBC(type, name)(__VA_ARGS__);            \
+		ret_type waited = PV_NEXT(type, name)(__VA_ARGS__);         \
 		wait_ends(began, PV_WAIT_##name);                           \
 		return waited;                                              \
 	} while (0)
@@ -131,17 +105,9 @@ PV_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, cloc
 /* A lock is a wait only when it is held by another: try first. (trylock
  * answers as lock would for the recursive, error-checking and robust kinds;
  * EBUSY leaves it to lock, which then waits or reports as it would have.) */
-int pv_runtime_mutex_lock(pthread_mutex_t *m)
-{
-	taking_runtime_lock = 1;
-	int rc = pthread_mutex_lock(m);
-	taking_runtime_lock = 0;
-	return rc;
-}
-
 PV_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	int got = ((mutex_fn *)pv_next_symbol(&libc_trylock, "pthread_mutex_trylock"))(m);
+	int got = PV_NEXT(mutex_fn, pthread_mutex_trylock)(m);
 	if (got != EBUSY)
 		return got;
 	WAITING(int, mutex_fn, pthread_mutex_lock, m);
@@ -149,7 +115,7 @@ PV_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 
 PV_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
-	int got = ((rwlock_fn *)pv_next_symbol(&libc_tryrdlock, "pthread_rwlock_tryrdlock"))(l);
+	int got = PV_NEXT(rwlock_fn, pthread_rwlock_tryrdlock)(l);
 	if (got != EBUSY)
 		return got;
 	WAITING(int, rwlock_fn, pthread_rwlock_rdlock, l);
@@ -157,7 +123,7 @@ PV_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 
 PV_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
-	int got = ((rwlock_fn *)pv_next_symbol(&libc_trywrlock, "pthread_rwlock_trywrlock"))(l);
+	int got = PV_NEXT(rwlock_fn, pthread_rwlock_trywrlock)(l);
 	if (got != EBUSY)
 		return got;
 	WAITING(int, rwlock_fn, pthread_rwlock_wrlock, l);

@@ -2,8 +2,7 @@
  * interpose.c — libc functions the runtime must see happen.
  *
  * Each wrapper notes what the shadow stack needs to know, then calls libc's
- * own function found with dlsym(RTLD_NEXT), so the program's behaviour is
- * unchanged.
+ * own function (wrap.h), so the program's behaviour is unchanged.
  */
 #define _GNU_SOURCE
 #include <alloca.h>
@@ -20,49 +19,7 @@
 
 #include "runtime/fds.h"
 #include "runtime/runtime.h"
-
-/* libc's own functions behind the wrappers, looked up once at start-up:
- * a wrapper may run in a signal handler (close is async-signal-safe), where
- * dlsym is not. A call that comes before start-up looks its function up then. */
-enum {
-	NEXT_setjmp, NEXT__setjmp, NEXT___sigsetjmp,
-	NEXT_longjmp, NEXT__longjmp, NEXT_siglongjmp, NEXT___longjmp_chk,
-	NEXT_execve, NEXT_execv, NEXT_execvp, NEXT_execvpe, NEXT_fexecve, NEXT_execveat,
-	NEXT__exit, NEXT__Exit, NEXT_dlclose,
-	NEXT_close, NEXT_dup2, NEXT_dup3, NEXT_close_range, NEXT_closefrom,
-	NEXT_COUNT
-};
-
-static const char *const next_names[NEXT_COUNT] = {
-	"setjmp", "_setjmp", "__sigsetjmp",
-	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
-	"execve", "execv", "execvp", "execvpe", "fexecve", "execveat",
-	"_exit", "_Exit", "dlclose",
-	"close", "dup2", "dup3", "close_range", "closefrom",
-};
-
-static void *next_fns[NEXT_COUNT];
-
-static void *next_symbol(int which)
-{
-	void *f = __atomic_load_n(&next_fns[which], __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = dlsym(RTLD_NEXT, next_names[which]);
-		if (!f)
-			abort(); /* libc without the function the program just called */
-		__atomic_store_n(&next_fns[which], f, __ATOMIC_RELEASE);
-	}
-	return f;
-}
-
-void pv_interpose_init(void)
-{
-	for (int i = 0; i < NEXT_COUNT; i++)
-		if (!next_fns[i])
-			next_fns[i] = dlsym(RTLD_NEXT, next_names[i]);
-}
-
-#define PV_NEXT(type, name) ((type *)next_symbol(NEXT_##name))
+#include "runtime/wrap/wrap.h"
 
 /* ---- setjmp and longjmp: each longjmp lands where its setjmp was called ---- */
 
@@ -73,7 +30,7 @@ void pv_interpose_init(void)
 PV_HIDDEN void *pv_setjmp_noted(void *env, uintptr_t caller_sp, int which)
 {
 	pv_thread_note_setjmp(pv_self, env, caller_sp);
-	return next_symbol(NEXT_setjmp + which);
+	return pv_next_fn((enum pv_next)(PV_NEXT_setjmp + which));
 }
 
 typedef void jump_fn(struct __jmp_buf_tag *, int);
@@ -293,36 +250,53 @@ typedef int dup3_fn(int, int, int);
 typedef int close_range_fn(unsigned, unsigned, int);
 typedef void closefrom_fn(int);
 
+/* Each runs whole inside pv_fds_program_begins/ends: the runtime opens and
+ * closes its own descriptors only between such calls (fds.h). */
+
 PV_EXPORT int close(int fd)
 {
+	pv_fds_program_begins();
 	if (unlikely(pv_fd_is_ours(fd)))
 		pv_runtime_fds_taken((unsigned)fd, (unsigned)fd);
-	return PV_NEXT(close_fn, close)(fd);
+	int rc = PV_NEXT(close_fn, close)(fd);
+	pv_fds_program_ends();
+	return rc;
 }
 
 PV_EXPORT int dup2(int oldfd, int newfd)
 {
+	pv_fds_program_begins();
 	if (unlikely(pv_fd_is_ours(newfd)) && oldfd != newfd)
 		pv_runtime_fds_taken((unsigned)newfd, (unsigned)newfd);
-	return PV_NEXT(dup2_fn, dup2)(oldfd, newfd);
+	int rc = PV_NEXT(dup2_fn, dup2)(oldfd, newfd);
+	pv_fds_program_ends();
+	return rc;
 }
 
 PV_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
+	pv_fds_program_begins();
 	if (unlikely(pv_fd_is_ours(newfd)) && oldfd != newfd)
 		pv_runtime_fds_taken((unsigned)newfd, (unsigned)newfd);
-	return PV_NEXT(dup3_fn, dup3)(oldfd, newfd, flags);
+	int rc = PV_NEXT(dup3_fn, dup3)(oldfd, newfd, flags);
+	pv_fds_program_ends();
+	return rc;
 }
 
 PV_EXPORT int close_range(unsigned first, unsigned last, int flags)
 {
+	pv_fds_program_begins();
 	if (!(flags & CLOSE_RANGE_CLOEXEC))
 		pv_runtime_fds_taken(first, last);
-	return PV_NEXT(close_range_fn, close_range)(first, last, flags);
+	int rc = PV_NEXT(close_range_fn, close_range)(first, last, flags);
+	pv_fds_program_ends();
+	return rc;
 }
 
 PV_EXPORT void closefrom(int lowfd)
 {
+	pv_fds_program_begins();
 	pv_runtime_fds_taken(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);
 	PV_NEXT(closefrom_fn, closefrom)(lowfd);
+	pv_fds_program_ends();
 }

@@ -13,7 +13,6 @@
  * The profile is written by a copy of the process, on a stack of its own.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,11 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/guard.h"
-#include "runtime/arch.h"
-#include "runtime/fds.h"
 #include "base/log.h"
+#include "base/sysraw.h"
+#include "runtime/arch.h"
+#include "runtime/guard.h"
 #include "runtime/runtime.h"
+#include "runtime/wrap/wrap.h"
 
 typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
 /* What the program installed, as it will read it back. */
@@ -55,21 +55,9 @@ static int is_fatal(int sig)
 
 typedef void abort_fn(void);
 
-static sigaction_fn *real_sigaction;
-static abort_fn *real_abort;
-
-static abort_fn *next_abort(void)
-{
-	if (!real_abort)
-		real_abort = (abort_fn *)dlsym(RTLD_NEXT, "abort");
-	return real_abort;
-}
-
 static sigaction_fn *next_sigaction(void)
 {
-	if (!real_sigaction)
-		real_sigaction = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
-	return real_sigaction;
+	return PV_NEXT(sigaction_fn, sigaction);
 }
 
 static void trampoline(int sig, siginfo_t *info, void *context)
@@ -184,11 +172,6 @@ static pid_t wait_raw(pid_t pid, int flags)
 	return (pid_t)syscall(SYS_wait4, pid, NULL, flags, NULL);
 }
 
-static void nap_raw(const struct timespec *nap)
-{
-	syscall(SYS_nanosleep, nap, NULL);
-}
-
 /* Until the copy has written the profile; not for long if it waits on a
  * lock that another thread held at the fork (malloc's, the loader's). */
 static void wait_for_copy(pid_t child)
@@ -204,7 +187,7 @@ static void wait_for_copy(pid_t child)
 		stuck = copy_still_in_futex(path, seen) ? stuck + 1 : 0;
 		if (stuck == 20)
 			break;
-		nap_raw(&nap);
+		pv_sys_sleep(CLOCK_MONOTONIC, 0, &nap);
 	}
 	kill(child, SIGKILL);
 	wait_raw(child, __WALL);
@@ -225,7 +208,7 @@ static void dump_before_dying(void)
 	int locked = 0, tries = pv_self->mode == PV_MODE_BUSY ? 1 : 100;
 	struct timespec nap = { 0, 1000 * 1000 };
 	while (!(locked = pv_runtime_trylock()) && --tries > 0)
-		nap_raw(&nap);
+		pv_sys_sleep(CLOCK_MONOTONIC, 0, &nap);
 	/* fork without atfork handlers (they take locks), nor a SIGCHLD at its
 	 * end: the program neither sees the copy nor can reap it first. */
 	pid_t child = (pid_t)syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
@@ -263,7 +246,7 @@ static void fatal_handler(int sig, siginfo_t *info, void *context)
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	next_sigaction()(sig, &dfl, NULL);
-	syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+	pv_sys_raise(sig);
 }
 
 static int install_fatal(int sig, struct sigaction *old)
@@ -308,7 +291,6 @@ static int is_ours(const struct sigaction *k)
 
 void pv_signals_init(void)
 {
-	next_abort(); /* now, while dlsym is safe: abort() may come from a crash */
 	for (int sig = 1; sig < PV_NSIG; sig++) {
 		struct sigaction now;
 		if (!is_fatal(sig))
@@ -323,8 +305,8 @@ void pv_signals_init(void)
 PV_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	sigaction_fn *real = next_sigaction();
-	if (sig <= 0 || sig >= PV_NSIG || sig == SIGKILL || sig == SIGSTOP || !real)
-		return real ? real(sig, act, old) : (errno = ENOSYS, -1);
+	if (sig <= 0 || sig >= PV_NSIG || sig == SIGKILL || sig == SIGSTOP)
+		return real(sig, act, old);
 	struct sigaction kernel_old, program_old = user_action[sig];
 	int had_user = user_installed[sig] && !reset_by_delivery[sig];
 	int was_reset = reset_by_delivery[sig];
@@ -382,9 +364,7 @@ PV_EXPORT __attribute__((noreturn)) void abort(void)
 	    now.sa_handler == SIG_IGN)
 		write_profile_before_death(); /* nothing can stop the death now */
 	aborting = 1; /* fatal_entry writes it once the program's handler returns */
-	abort_fn *real = next_abort();
-	if (real)
-		real();
+	PV_NEXT(abort_fn, abort)();
 	__builtin_trap();
 }
 

@@ -8,7 +8,6 @@
  * longjmp.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -17,23 +16,13 @@
 
 #include "runtime/contexts.h"
 #include "runtime/runtime.h"
+#include "runtime/wrap/wrap.h"
 
 typedef void makecontext_fn(ucontext_t *, void (*)(void), int, ...);
 typedef int swapcontext_fn(ucontext_t *, const ucontext_t *);
 typedef int setcontext_fn(const ucontext_t *);
 
-static makecontext_fn *next_makecontext;
-static swapcontext_fn *next_swapcontext;
-static setcontext_fn *next_setcontext;
-
-#define PV_NEXT(name) ((name##_fn *)pv_next_symbol((void **)&next_##name, #name))
-
-void pv_ucontext_init(void)
-{
-	(void)PV_NEXT(makecontext);
-	(void)PV_NEXT(swapcontext);
-	(void)PV_NEXT(setcontext);
-}
+#define PV_NEXT_CONTEXT(name) PV_NEXT(name##_fn, name)
 
 /* Arguments makecontext forwards: libc takes any number, the wrapper this
  * many (read as libc reads them, a register's width each). */
@@ -63,20 +52,20 @@ PV_EXPORT void makecontext(ucontext_t *ucp, void (*func)(void), int argc, ...)
 		a[i] = va_arg(ap, unsigned long);
 	va_end(ap);
 	if (argc >= 0 && argc <= PV_START_ARGS && pv_contexts_made(pv_self, ucp, ucp->uc_link) == 0) {
-		PV_NEXT(makecontext)(ucp, (void (*)(void))context_start, argc + 2,
+		PV_NEXT_CONTEXT(makecontext)(ucp, (void (*)(void))context_start, argc + 2,
 				     (unsigned long)(uintptr_t)ucp, (unsigned long)(uintptr_t)func,
 				     a[0], a[1], a[2], a[3]);
 		return;
 	}
 	/* Not followed: entering it will look like a longjmp. */
-	PV_NEXT(makecontext)(ucp, func, argc, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+	PV_NEXT_CONTEXT(makecontext)(ucp, func, argc, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
 			     a[9], a[10], a[11], a[12], a[13], a[14], a[15]);
 }
 
 PV_EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
 {
 	int switched = pv_contexts_swap(pv_self, oucp, ucp);
-	int r = PV_NEXT(swapcontext)(oucp, ucp);
+	int r = PV_NEXT_CONTEXT(swapcontext)(oucp, ucp);
 	if (r != 0 && switched) { /* still here: undo */
 		int e = errno;
 		pv_contexts_swap(pv_self, ucp, oucp);
@@ -88,5 +77,5 @@ PV_EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
 PV_EXPORT int setcontext(const ucontext_t *ucp)
 {
 	pv_contexts_set(pv_self, ucp);
-	return PV_NEXT(setcontext)(ucp);
+	return PV_NEXT_CONTEXT(setcontext)(ucp);
 }

@@ -1,0 +1,42 @@
+/*
+ * wrap.h — libc's own functions behind profviz.so's wrappers, in one table.
+ *
+ * Each is looked up with dlsym(RTLD_NEXT) once, at start-up (pv_wrap_init):
+ * a wrapper may run in a signal handler (close, a wait, a context switch),
+ * where dlsym is not safe. One called before start-up (by another preloaded
+ * library's constructor, say) is looked up at that first call.
+ */
+#ifndef PV_WRAP_H
+#define PV_WRAP_H
+
+#include "base/compiler.h"
+#include "runtime/waits.h"
+
+#define PV_NEXT_FNS(X)                                                                 \
+	X(setjmp) X(_setjmp) X(__sigsetjmp) /* in this order: pv_setjmp_noted */        \
+	X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk)                           \
+	X(execve) X(execv) X(execvp) X(execvpe) X(fexecve) X(execveat)                  \
+	X(_exit) X(_Exit) X(dlclose)                                                    \
+	X(close) X(dup2) X(dup3) X(close_range) X(closefrom)                            \
+	X(sigaction) X(abort)                                                           \
+	X(makecontext) X(swapcontext) X(setcontext)                                     \
+	X(pthread_mutex_trylock) X(pthread_rwlock_tryrdlock) X(pthread_rwlock_trywrlock) \
+	PV_WAITS(X)
+
+enum pv_next {
+#define PV_NEXT_ENUM(name) PV_NEXT_##name,
+	PV_NEXT_FNS(PV_NEXT_ENUM)
+#undef PV_NEXT_ENUM
+	PV_NEXT_COUNT
+};
+
+/* Look up every function of the table, while it is safe to. */
+PV_HIDDEN void pv_wrap_init(void);
+
+/* libc's function which; never NULL: a libc without the function the
+ * program has just called ends the process as abort() would. */
+PV_HIDDEN void *pv_next_fn(enum pv_next which);
+
+#define PV_NEXT(type, name) ((type *)pv_next_fn(PV_NEXT_##name))
+
+#endif /* PV_WRAP_H */
