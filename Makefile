@@ -42,13 +42,16 @@ RT_LIBS := -ldw -lelf -lz -ldl -lpthread -lm
 #   model    the profile as data
 #   output   configuration, file naming, the writers
 #   runtime  the preloaded profviz.so: its entry (lib/runtime/runtime.c, the
-#            hooks, start-up and exit) and its libc wrappers (lib/runtime/wrap/)
+#            hooks, start-up, threads; dump.c; unload.c) and its libc wrappers
+#            (lib/runtime/wrap/)
 #            are linked into it alone; the rest is libruntime.a, which the
 #            unit tests and the bench link too
 #   cmd      the command (profviz.c, lib/cmd/), the only code that links
 #            libjansson; never the runtime
 LAYERS := base model output runtime
-RUNTIME_ENTRY := lib/runtime/runtime.c
+# The runtime's entry: start-up, threads and fork (runtime.c), its dumps
+# (dump.c) and dlclose (unload.c), which share the process-wide state.
+RUNTIME_ENTRY := lib/runtime/runtime.c lib/runtime/dump.c lib/runtime/unload.c
 WRAPPERS := $(wildcard lib/runtime/wrap/*.c)
 # Wrappers that cannot be C (functions that return twice).
 ASM_WRAPPERS := $(wildcard lib/runtime/wrap/*.S)
@@ -138,7 +141,7 @@ endef
 # whole whether or not the hooks reach it, and what it uses of the layers
 # below (the command's parts of them, a diff's say, stay out).
 define runtime
-$(2): build/$(1)/lib/runtime/runtime.o $(WRAPPERS:%.c=build/$(1)/%.o) \
+$(2): $(RUNTIME_ENTRY:%.c=build/$(1)/%.o) $(WRAPPERS:%.c=build/$(1)/%.o) \
 		$(ASM_WRAPPERS:%.S=build/$(1)/%.o) $(call archives,$(1),$(ALL_LAYERS)) \
 		lib/runtime/profviz.map
 	$$(CC) $$(SAN_$(1)) $$(RT_LDFLAGS) $(if $(filter plain,$(1)),$$(RT_NO_UNDEFINED)) -o $$@ $$(filter %.o,$$^) \

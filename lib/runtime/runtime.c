@@ -26,9 +26,7 @@
 #include "base/compiler.h"
 #include "base/log.h"
 #include "model/profile.h"
-#include "model/report.h"
 #include "output/config.h"
-#include "output/file.h"
 #include "runtime/calibrate.h"
 #include "runtime/counters.h"
 #include "runtime/events.h"
@@ -37,33 +35,30 @@
 #include "runtime/handover.h"
 #include "runtime/hooks.h"
 #include "runtime/lock.h"
-#include "runtime/naming.h"
+#include "runtime/process.h"
 #include "runtime/progress.h"
-#include "runtime/retire.h"
 #include "runtime/runtime.h"
-#include "runtime/stack.h"
 #include "runtime/stderr.h"
-#include "runtime/symbols.h"
 #include "runtime/thread.h"
 #include "runtime/wrap/wrap.h"
 
-/* ---- process-wide state (guarded by pv_lock once hooks run) ---- */
+/* ---- process-wide state (process.h) ---- */
 
-static struct pv_config pv_config;
-static struct pv_event_set pv_events;
-static struct pv_profile pv_profile; /* threads that have ended */
-static struct pv_thread *pv_live;    /* threads still running */
-static struct pv_lock pv_lock = PV_LOCK_INITIALIZER;
+struct pv_config pv_config;
+struct pv_event_set pv_events;
+struct pv_profile pv_profile;
+struct pv_thread *pv_live;
+struct pv_lock pv_lock = PV_LOCK_INITIALIZER;
 static pthread_key_t pv_thread_key;
 static pthread_once_t pv_once = PTHREAD_ONCE_INIT;
 static pthread_once_t pv_calibration_once = PTHREAD_ONCE_INIT;
-static int pv_ready;       /* start-up finished */
-static int pv_pid;         /* this process: differs from getpid() in a vfork child */
-static int pv_child_pid;   /* non-zero in a forked child: its files get .PID */
-static int pv_dumped;      /* the exit dump ran */
-static struct pv_unloaded *pv_unloaded; /* dlclose'd objects, for their names */
-static struct pv_overhead pv_overhead;  /* the hooks' own cost per call */
-static char pv_program[4096];
+int pv_ready;
+int pv_pid;
+int pv_child_pid;
+int pv_dumped;
+struct pv_unloaded *pv_unloaded;
+struct pv_overhead pv_overhead;
+char pv_program[4096];
 
 /* Threads start here: the first hook of each thread sets it up. */
 static struct pv_thread pv_unborn = { .mode = PV_MODE_UNBORN };
@@ -75,10 +70,7 @@ static struct pv_thread pv_gone = { .mode = PV_MODE_OFF };
 PV_HIDDEN __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec"))) =
 	&pv_unborn;
 
-/* Every section holding pv_lock runs with the thread's signals blocked: a
- * handler that enters the runtime there (a SIGTERM handler's exit() reaching
- * the exit dump) would otherwise wait for a lock its own thread holds. */
-static void lock_runtime(sigset_t *saved)
+void pv_process_lock(sigset_t *saved)
 {
 	sigset_t all;
 	sigfillset(&all);
@@ -86,7 +78,7 @@ static void lock_runtime(sigset_t *saved)
 	pv_lock_take(&pv_lock);
 }
 
-static void unlock_runtime(const sigset_t *saved)
+void pv_process_unlock(const sigset_t *saved)
 {
 	pv_lock_give(&pv_lock);
 	pthread_sigmask(SIG_SETMASK, saved, NULL);
@@ -217,12 +209,12 @@ static struct pv_thread *thread_setup(void)
 	t->tid = gettid_raw();
 	note_thread_clocks(t);
 	sigset_t saved;
-	lock_runtime(&saved);
+	pv_process_lock(&saved);
 	t->next = pv_live;
 	if (pv_live)
 		pv_live->prev = t;
 	pv_live = t;
-	unlock_runtime(&saved);
+	pv_process_unlock(&saved);
 	pv_fds_runtime_ends(&fds_mask);
 	pthread_setspecific(pv_thread_key, t);
 	return t;
@@ -273,7 +265,7 @@ static void thread_end(void *arg)
 	/* Signals stay blocked until t is gone; its frames are closed under
 	 * the lock, so never at once with the exit snapshot's closing them. */
 	sigset_t saved;
-	lock_runtime(&saved);
+	pv_process_lock(&saved);
 	pv_thread_close_all(t);
 	pv_thread_hand_over(&pv_profile, t);
 	unlink_live(t);
@@ -309,14 +301,14 @@ static sigset_t fork_saved_mask;
 static void fork_prepare(void)
 {
 	sigset_t saved;
-	lock_runtime(&saved);
+	pv_process_lock(&saved);
 	fork_saved_mask = saved;
 }
 
 static void fork_parent(void)
 {
 	sigset_t saved = fork_saved_mask;
-	unlock_runtime(&saved);
+	pv_process_unlock(&saved);
 }
 
 /* Only the forking thread exists in the child: it starts a profile of its own. */
@@ -368,297 +360,6 @@ static void fork_child_profile(void)
 	pv_thread_restart(self);
 }
 
-/* ---- output ---- */
-
-/* Add the threads still running to snap. Other threads are read while they
- * run: the hooks take no lock, so nothing can stop them, and their last
- * instants come out approximate (tests/tsan.supp names this function). At
- * exit, their frames are closed first where their counters can be read from
- * here (the TSC). Caller holds pv_lock. */
-static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
-{
-	for (struct pv_thread *t = pv_live; t; t = t->next) {
-		if (at_exit && t->mode != PV_MODE_OFF) {
-			int clock_only = t->run_mode == PV_MODE_CLOCK;
-			t->mode = PV_MODE_OFF;
-			/* Another running thread's suspended coroutines stay as they
-			 * are: closing them means installing their stacks in it. */
-			if (t == pv_self)
-				pv_thread_close_all(t);
-			else if (clock_only)
-				pv_stack_close(t);
-		}
-		pv_thread_hand_over(snap, t);
-	}
-}
-
-/* dump() found nothing to write: no file was touched. */
-#define PV_NOTHING_WRITTEN 1
-
-/* Write the outputs from the ended threads plus a snapshot of the live ones.
- * at_exit: the process is ending, so open frames are closed. exec_n: the
- * image is about to be replaced (files get .execN). 0, -1 if a file could
- * not be written, or PV_NOTHING_WRITTEN. */
-static int dump(int at_exit, int exec_n)
-{
-	struct pv_profile snap;
-	pv_profile_init(&snap, pv_events.n);
-	/* Signals stay blocked to the end: a handler calling exit() amid the
-	 * report's mallocs would dump again from inside them. */
-	sigset_t saved;
-	lock_runtime(&saved);
-	snapshot_live_threads(&snap, at_exit);
-	pv_profile_add(&snap, &pv_profile);
-	pv_lock_give(&pv_lock);
-	if (!snap.funcs) {
-		/* Nothing instrumented ran here (a shell, make, timeout): writing
-		 * would only replace the files of a process that has a profile. */
-		pv_profile_clear(&snap);
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
-		return PV_NOTHING_WRITTEN;
-	}
-
-	struct pv_event_desc events[PV_MAX_EVENTS];
-	for (unsigned i = 0; i < pv_events.n; i++)
-		pv_counters_describe(&pv_events.ev[i], &events[i]);
-	struct pv_report r = {
-		.program = pv_program,
-		.pid = pv_pid,
-		.events = events,
-		.node_threshold = pv_config.node_threshold,
-		.edge_threshold = pv_config.edge_threshold,
-	};
-	struct pv_conversion conv;
-	pv_counters_conversion(&pv_events, snap.enabled, snap.running, &conv);
-	struct pv_symbolizer *syms = pv_symbols_open(pv_unloaded);
-	int status = -1;
-	struct pv_output_tag tag = { .child_pid = pv_child_pid, .exec_n = exec_n };
-	struct pv_namer names = pv_runtime_namer(syms);
-	if (pv_report_build(&r, &snap, &names, &conv, &pv_overhead) == 0) {
-		pv_report_warn_losses(&r);
-		uint64_t began = pv_monotonic_ns();
-		status = pv_output_write_all(pv_config.outputs, pv_config.n_outputs, &r, r.pid, tag);
-		pv_debug(1, "wrote %u functions and %u arcs of %" PRIu64 " threads in %.1f ms",
-			 r.n_funcs, r.n_arcs, r.threads, (double)(pv_monotonic_ns() - began) * 1e-6);
-		pv_report_free(&r);
-	}
-	pv_symbols_close(syms);
-	pv_profile_clear(&snap);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	return status;
-}
-
-int pv_runtime_dump(int at_exit)
-{
-	return dump(at_exit, 0) < 0 ? -1 : 0;
-}
-
-int pv_runtime_dump_in_copy(void)
-{
-	/* Whoever held it at the fork is not in this copy to let go of it. */
-	pv_lock_reset(&pv_lock);
-	pv_fds_alone();
-	return dump(1, 0) < 0 ? -1 : 0;
-}
-
-int pv_runtime_trylock(void)
-{
-	return pv_lock_try(&pv_lock);
-}
-
-void pv_runtime_unlock(void)
-{
-	pv_lock_give(&pv_lock);
-}
-
-int pv_runtime_should_dump(void)
-{
-	return pv_ready && !pv_config.disabled && !pv_dumped && getpid() == pv_pid;
-}
-
-/* dump() on behalf of the program: this thread's hooks ignored meanwhile
- * (the dump may call instrumented code), errno kept. */
-static int dump_outside_hooks(int at_exit, int exec_n)
-{
-	struct pv_guard g;
-	pv_guard_enter(&g, pv_self);
-	int status = dump(at_exit, exec_n);
-	pv_guard_leave(&g);
-	return status;
-}
-
-PV_EXPORT int profviz_dump(void)
-{
-	if (!pv_runtime_should_dump())
-		return -1;
-	return dump_outside_hooks(0, 0) < 0 ? -1 : 0;
-}
-
-/* The process ends here: write once, with every open frame closed. */
-void pv_runtime_exit_now(void)
-{
-	/* Once, even if two threads end the process at once (_exit and exit). */
-	if (!pv_runtime_should_dump() || __atomic_exchange_n(&pv_dumped, 1, __ATOMIC_SEQ_CST))
-		return;
-	dump_outside_hooks(1, 0);
-}
-
-static void at_exit_last(void *arg)
-{
-	(void)arg;
-	pv_runtime_exit_now();
-}
-
-/* glibc runs the destructors of the instrumented libraries after ours, and
- * an exit handler registered meanwhile after all of them: the profile is
- * written there, with every destructor's calls. Registered for no object,
- * so that our own object's finalisation (right after this) leaves it. */
-extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso_handle);
-
-__attribute__((destructor)) static void pv_fini(void)
-{
-	if (!pv_runtime_should_dump() || __cxa_atexit(at_exit_last, NULL, NULL) != 0)
-		pv_runtime_exit_now();
-}
-
-static void at_quick_exit_handler(void)
-{
-	pv_runtime_exit_now();
-}
-
-int pv_runtime_before_exec(void)
-{
-	if (!pv_runtime_should_dump())
-		return 0;
-	/* The first free .execN, so that a chain of execs keeps every image's
-	 * files; a failed attempt's are taken back, so the next finds its N free. */
-	struct pv_output_tag tag = { .child_pid = pv_child_pid };
-	char path[PATH_MAX];
-	for (tag.exec_n = 1; tag.exec_n < 1000; tag.exec_n++)
-		if (pv_output_path(&pv_config.outputs[0], pv_pid, tag, path, sizeof(path)) < 0 ||
-		    access(path, F_OK) != 0)
-			break;
-	return dump_outside_hooks(0, tag.exec_n) == PV_NOTHING_WRITTEN ? 0 : tag.exec_n;
-}
-
-void pv_runtime_exec_failed(int exec_n)
-{
-	if (!exec_n)
-		return;
-	int saved_errno = errno; /* the program reads exec's */
-	struct pv_output_tag tag = { .child_pid = pv_child_pid, .exec_n = exec_n };
-	pv_output_remove_all(pv_config.outputs, pv_config.n_outputs, pv_pid, tag);
-	errno = saved_errno;
-}
-
-/* An object dlclose is about to unload: its path, where it is, what it spans. */
-struct closing {
-	char *path;
-	uintptr_t bias;
-	uintptr_t lo, hi;
-};
-
-/* The loaded object at bias named name, its address range into c (1), or 0. */
-static int object_range(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	struct closing *c = arg;
-	const char *name = c->path; /* while searching: the link map's name */
-	if (info->dlpi_addr != c->bias || !info->dlpi_name || strcmp(info->dlpi_name, name) != 0)
-		return 0;
-	c->lo = UINTPTR_MAX;
-	c->hi = 0;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD)
-			continue;
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-		if (start < c->lo)
-			c->lo = start;
-		if (start + ph->p_memsz > c->hi)
-			c->hi = start + ph->p_memsz;
-	}
-	return 1;
-}
-
-static struct closing *closing_of(void *handle)
-{
-	struct link_map *lm = NULL;
-	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name || !lm->l_name[0])
-		return NULL;
-	struct closing *c = calloc(1, sizeof(*c));
-	if (!c)
-		return NULL;
-	c->bias = (uintptr_t)lm->l_addr;
-	c->path = lm->l_name;
-	if (!dl_iterate_phdr(object_range, c) || !(c->path = strdup(lm->l_name))) {
-		free(c);
-		return NULL;
-	}
-	return c;
-}
-
-void *pv_runtime_module_closing(void *handle)
-{
-	if (!pv_ready || pv_config.disabled)
-		return NULL;
-	struct pv_guard g;
-	pv_guard_enter(&g, pv_self); /* malloc may be the program's, instrumented */
-	struct closing *c = closing_of(handle);
-	pv_guard_leave(&g);
-	return c;
-}
-
-struct retiring {
-	const struct closing *c;
-	struct pv_unloaded *module;
-};
-
-static void *retired_key(void *fn, void *arg)
-{
-	struct retiring *r = arg;
-	uintptr_t a = (uintptr_t)fn;
-	if (a < r->c->lo || a >= r->c->hi || pv_is_retired_key(fn))
-		return NULL; /* not the object's, or retired already (a record may lie there) */
-	return pv_retired_key(r->module, fn);
-}
-
-/* Retire the functions of the object if dlclose did unload it (see
- * retire.h). Other threads run their hooks meanwhile; none of them can be
- * running the object's code, which is gone. */
-void pv_runtime_module_closed(void *closing)
-{
-	struct closing *c = closing;
-	if (!c)
-		return;
-	struct pv_guard g;
-	pv_guard_enter(&g, pv_self); /* malloc may be the program's, instrumented */
-	char *still_as = c->path; /* object_range matches by name and place */
-	if (!dl_iterate_phdr(object_range, c)) {
-		char *path = realpath(still_as, NULL);
-		sigset_t saved;
-		lock_runtime(&saved);
-		struct retiring r = { c, pv_unloaded_note(&pv_unloaded, path ? path : still_as,
-							  c->bias) };
-		if (r.module) {
-			for (struct pv_thread *t = pv_live; t; t = t->next)
-				if (pv_cct_rekey(&t->cct, retired_key, &r) < 0) {
-					pv_profile.losses.rekeys_incomplete++;
-					pv_debug(2, "thread %d kept growing its index: some of its "
-						    "calls into %s keep their keys", (int)t->tid,
-						 still_as);
-				}
-			pv_profile_rekey(&pv_profile, retired_key, &r);
-			pv_debug(2, "%s unloaded: its functions' records re-keyed", still_as);
-		}
-		unlock_runtime(&saved);
-		free(path);
-	}
-	free(c->path);
-	free(c);
-	pv_guard_leave(&g);
-}
-
 void pv_runtime_fds_taken(unsigned first, unsigned last)
 {
 	if (last >= PV_FDS_MAX)
@@ -667,10 +368,10 @@ void pv_runtime_fds_taken(unsigned first, unsigned last)
 		if (!pv_fd_is_ours((int)fd))
 			continue;
 		sigset_t saved;
-		lock_runtime(&saved);
+		pv_process_lock(&saved);
 		for (struct pv_thread *t = pv_live; t; t = t->next)
 			pv_counters_forget_fd(&t->counters, (int)fd);
-		unlock_runtime(&saved);
+		pv_process_unlock(&saved);
 		pv_fd_release((int)fd); /* even if no thread had it any more */
 	}
 }
@@ -726,10 +427,10 @@ static unsigned live_thread_count(void)
 {
 	unsigned n = 0;
 	sigset_t saved;
-	lock_runtime(&saved);
+	pv_process_lock(&saved);
 	for (struct pv_thread *t = pv_live; t; t = t->next)
 		n++;
-	unlock_runtime(&saved);
+	pv_process_unlock(&saved);
 	return n;
 }
 
@@ -786,7 +487,7 @@ static void pv_init(void)
 	pthread_key_create(&pv_thread_key, thread_end);
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	if (!pv_config.disabled) {
-		at_quick_exit(at_quick_exit_handler);
+		at_quick_exit(pv_runtime_at_quick_exit);
 		pv_signals_init();
 	}
 	pv_counters_mark_start();
