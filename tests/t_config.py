@@ -27,7 +27,8 @@ BAD = [("PROFVIZ_QUIET", "maybe", "PROFVIZ_QUIET='maybe' is not 0 or 1; using 0"
        ("PROFVIZ_EVENTS", "cycles/", "PROFVIZ_EVENTS: 'cycles/': "),
        ("PROFVIZ_OUTPUT", "prof.pdf", "PROFVIZ_OUTPUT='prof.pdf': 'prof.pdf' does not end in "
         ".dot, .json, .folded, .pb.gz, .callgrind or .speedscope.json; writing prof.dot"),
-       ("PROFVIZ_DISABLE", "true", "PROFVIZ_DISABLE='true' is not 0 or 1; using 0")]
+       ("PROFVIZ_DISABLE", "true", "PROFVIZ_DISABLE='true' is not 0 or 1; using 0"),
+       ("PROFVIZ_DEBUG", "4", "PROFVIZ_DEBUG='4' is not a debug level from 0 to 3; using 0")]
 for name, value, message in BAD:
     with t.case(name + "=" + value[:20]):
         env = {name: value}
@@ -128,6 +129,22 @@ with t.case("setuid"):
             t.eq((p.stdout, p.returncode), (plain.stdout, plain.rc), names[3])
         finally:
             os.unlink(lib)
+# PROFVIZ_DEBUG: each level says more, on the same stderr line by line, and
+# the program sees nothing of it.
+with t.case("debug levels"):
+    said = {}
+    for level in ("0", "1", "3"):
+        r = h.run([prog, "exit"], env={"PROFVIZ_DEBUG": level}, outputs="prof.json")
+        said[level] = [l for l in h.profviz_lines(r.stderr) if l.startswith("profviz: debug: ")]
+        unchanged(r, "PROFVIZ_DEBUG=" + level)
+    t.eq(said["0"], [], "level 0 (the default) says nothing more")
+    t.ok(any(re.match(r"profviz: debug: pid \d+, .*life: 1 events, debug level 1$", l)
+             for l in said["1"]) and
+         any(re.match(r"profviz: debug: wrote \d+ functions and \d+ arcs of 1 threads in "
+                      r"[\d.]+ ms$", l) for l in said["1"]),
+         "level 1 says the start-up and the dump", said["1"])
+    t.ok(len(said["3"]) >= len(said["1"]), "level 3 says at least as much", said["3"])
+
 # The notice names the files as they will be written, and an output
 # directory that cannot be written is said at start-up, not after the run.
 with t.case("output names at start-up"):

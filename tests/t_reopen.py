@@ -14,8 +14,8 @@ EVENTS = {"PROFVIZ_EVENTS": "task-clock,page-faults"}
 PROGRAM_WAITS = {"<blocked: usleep>", "<blocked: pthread_join>"}
 
 
-def faults(mode):
-    r = h.run([prog, mode], env=EVENTS, outputs="prof.json")
+def faults(mode, env=None):
+    r = h.run([prog, mode], env=dict(EVENTS, **(env or {})), outputs="prof.json")
     t.eq((r.rc, r.stdout), (0, b"done\n"), "%s: the program runs as without the runtime" % mode)
     p = r.json()
     return r, p, p.data["run_total"][1]
@@ -31,4 +31,10 @@ with t.case("reopen"):
     waits = {f["name"] for f in p.funcs if f["name"].startswith("<blocked")}
     t.ok(waits <= PROGRAM_WAITS, "no wait but the program's own (%s)" % ", ".join(sorted(waits)))
     t.eq(p.calls("leaf"), p.calls("step"), "every call counted (%d)" % p.calls("step"))
+
+with t.case("PROFVIZ_DEBUG=2"):
+    r, _, _ = faults("close", {"PROFVIZ_DEBUG": "2"})
+    said = [l for l in h.profviz_lines(r.stderr) if "reopened" in l]
+    t.ok(said and all(l.startswith("profviz: debug: thread ") for l in said),
+         "each reopen is said (%d lines)" % len(said), h.profviz_lines(r.stderr)[:5])
 t.done()
