@@ -30,7 +30,7 @@ const char *pv_backend_name(enum pv_backend b)
 
 static enum pv_event_kind kind_of(const struct pv_event *e)
 {
-	if (e->is_tsc)
+	if (pv_event_is_tsc(e))
 		return PV_EVENT_TIME;
 	if (e->type == PERF_TYPE_SOFTWARE)
 		return e->config == PERF_COUNT_SW_TASK_CLOCK || e->config == PERF_COUNT_SW_CPU_CLOCK
@@ -69,7 +69,7 @@ void pv_counters_conversion(const struct pv_event_set *set, const uint64_t *enab
 	for (unsigned i = 0; i < set->n; i++) {
 		int multiplexed = enabled[i] && running[i] < enabled[i];
 		out->running_ratio[i] = multiplexed ? (double)running[i] / (double)enabled[i] : 1.0;
-		if (set->ev[i].is_tsc)
+		if (pv_event_is_tsc(&set->ev[i]))
 			out->factor[i] = ns_per_tick;
 		else if (multiplexed && running[i])
 			out->factor[i] = (double)enabled[i] / (double)running[i];
@@ -86,7 +86,7 @@ void pv_counters_plan(const struct pv_event_set *set, int *leader, unsigned *slo
 		const struct pv_event *e = &set->ev[i];
 		leader[i] = -1;
 		slot[i] = 0;
-		if (e->is_tsc)
+		if (pv_event_is_tsc(e))
 			continue;
 		if (e->type == PERF_TYPE_SOFTWARE) {
 			leader[i] = (int)i;
@@ -235,7 +235,7 @@ void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 	for (unsigned i = 0; i < set->n; i++) {
 		struct pv_event *e = &set->ev[i];
 		e->with_kernel = only_in_kernel(e);
-		if (!e->is_tsc) {
+		if (!pv_event_is_tsc(e)) {
 			int err = probe(e, &e->backend);
 			if (err < 0) {
 				explain(-err, e, why, sizeof(why));
@@ -252,7 +252,6 @@ void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 	if (kept == 0) {
 		memset(&set->ev[0], 0, sizeof(set->ev[0]));
 		strcpy(set->ev[0].name, "tsc");
-		set->ev[0].is_tsc = 1;
 		set->ev[0].backend = PV_BACKEND_TSC;
 		set->n = 1;
 		append(summary, summary_size, "events tsc (%s%s: using tsc)",
@@ -309,7 +308,7 @@ static int open_events(struct pv_counters *fresh, const struct pv_event_set *set
 	for (unsigned i = 0; i < set->n; i++) {
 		const struct pv_event *e = &set->ev[i];
 		fresh->backend[i] = e->backend;
-		if (e->is_tsc)
+		if (pv_event_is_tsc(e))
 			continue;
 		int leads = fresh->leader[i] == (int)i;
 		int fd = perf_open(e, leads ? -1 : fresh->fd[fresh->leader[i]], leads);

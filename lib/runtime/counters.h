@@ -34,13 +34,18 @@ enum pv_backend {
 /* One event as the user named it, and how it is read here. */
 struct pv_event {
 	char name[128];
-	int is_tsc;
 	uint32_t type; /* perf_event_attr fields */
 	uint64_t config, config1, config2;
 	enum pv_backend backend;
 	int with_kernel; /* counted in the kernel too: it happens only there */
 	double read_ns;  /* read(2) backend: what one read cost at start-up */
 };
+
+/* The TSC is an event of its own, read by no perf backend. */
+static inline int pv_event_is_tsc(const struct pv_event *e)
+{
+	return e->backend == PV_BACKEND_TSC;
+}
 
 struct pv_event_set {
 	unsigned n;

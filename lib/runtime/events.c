@@ -105,7 +105,6 @@ static int parse_cache(const char *name, uint64_t *config)
 int pv_event_named(const char *name, struct pv_event *e)
 {
 	if (!strcmp(name, "tsc")) {
-		e->is_tsc = 1;
 		e->backend = PV_BACKEND_TSC;
 		return 1;
 	}
@@ -329,8 +328,8 @@ static int parse_one(struct pv_event *e, const char *item, const char *sysfs, ch
 
 static int same_event(const struct pv_event *a, const struct pv_event *b)
 {
-	return a->is_tsc == b->is_tsc && a->type == b->type && a->config == b->config &&
-	       a->config1 == b->config1 && a->config2 == b->config2;
+	return pv_event_is_tsc(a) == pv_event_is_tsc(b) && a->type == b->type &&
+	       a->config == b->config && a->config1 == b->config1 && a->config2 == b->config2;
 }
 
 /* Split at commas that are not inside a pmu/.../ term list. */

@@ -147,7 +147,7 @@ static pid_t gettid_raw(void)
  * through the counter backends. */
 static pv_read_fn *thread_reader(void)
 {
-	return pv_events.n == 1 && pv_events.ev[0].is_tsc ? NULL : pv_read_counters;
+	return pv_events.n == 1 && pv_event_is_tsc(&pv_events.ev[0]) ? NULL : pv_read_counters;
 }
 
 static int open_counters(struct pv_thread *t)

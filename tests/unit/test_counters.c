@@ -20,7 +20,6 @@ static struct pv_event event(const char *name, int is_tsc, uint32_t type, uint64
 	struct pv_event e;
 	memset(&e, 0, sizeof(e));
 	strcpy(e.name, name);
-	e.is_tsc = is_tsc;
 	e.type = type;
 	e.config = config;
 	e.backend = is_tsc ? PV_BACKEND_TSC : PV_BACKEND_READ;

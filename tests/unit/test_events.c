@@ -52,7 +52,7 @@ static void expect(const char *list, uint32_t type, uint64_t config, const char 
 {
 	unsigned n = parse(list);
 	int good = n == 1 && n_messages == 0 && set.ev[0].type == type &&
-		   set.ev[0].config == config && !set.ev[0].is_tsc;
+		   set.ev[0].config == config && !pv_event_is_tsc(&set.ev[0]);
 	if (!tap_ok(good, "%s: '%s'", what, list))
 		printf("#   n=%u type=%u config=0x%llx messages=%d %s\n", n, set.ev[0].type,
 		       (unsigned long long)set.ev[0].config, n_messages, messages[0]);
@@ -72,7 +72,7 @@ int main(void)
 	messages_capture();
 	make_sysfs();
 
-	tap_ok(parse("tsc") == 1 && set.ev[0].is_tsc && n_messages == 0, "tsc");
+	tap_ok(parse("tsc") == 1 && pv_event_is_tsc(&set.ev[0]) && n_messages == 0, "tsc");
 	expect("cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "hardware");
 	expect("instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "hardware");
 	expect("cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, "hardware");
