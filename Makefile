@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # profviz — build, test, demo and benchmark.
 #   make            build ./profviz.so and the ./profviz command (installs nothing)
 #   make demo       profile examples/wordfreq, leave prof.dot, prof.svg and prof.html

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profviz.c — the command: works on profiles a run saved, with the
  * runtime's own writers. Each sub-command lives in lib/cmd/.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install the Debian packages profviz builds and tests with, if any is missing.
 set -e
 PKGS="gcc g++ make perl python3 uthash-dev libdw-dev libelf-dev graphviz valgrind libpfm4-dev

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Per-call cost of the runtime, measured two ways:
 - ns per call: paired runs (without and with the preload, alternated), medians;
 - instructions per call: callgrind totals at two sizes, so start-up and exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Interpreter-style workload: one dispatcher calling 64 handlers at random,
  * far more than a node's callee cache holds. usage: dispatch ROUNDS */
 #include <stdio.h>

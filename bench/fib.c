@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Recursive micro workload: nothing but calls. usage: fib N */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mixed workload: a caller alternating between callees (so the cached last
  * callee often misses), a little work in each, and some depth.
  * usage: mixed ROUNDS */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compensated time against the program's own, for make bench-truth: with
 millions of tiny calls (tests/progs/tiny.c) the raw profile is several times
 the program's own time, and the compensated one should be near it. The

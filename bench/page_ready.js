@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // page_ready.js — how soon a page `profviz html` wrote is usable in Debian's
 // chromium, each load in a fresh tab. usage: node page_ready.js PAGE RUNS
 // (playwright-core from tests/js, by NODE_PATH). Prints one JSON list.

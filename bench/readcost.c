@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cost of one counter read per backend. usage: readcost tsc|read|rdpmc-sim N
  * rdpmc-sim runs the production reader (pv_counters_read_simulated, what a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Real programs for the truth table, built from Debian source packages
 instrumented and without inlining (every hook a real call, every function a
 real frame for perf), cached in build/progs. Each builder returns

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make bench: per-call overhead of the hooks over glibc's no-op hooks, then
 # how long large profiles take to write and to open (bench/scale.py).
 set -e

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Large profiles, for make bench: how long writing one takes at exit, and
 how soon its page is usable. Medians of BENCH_REPS runs (default 9, at most
 the first 3 for the page, which loads in chromium), against the goals:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The time truth for a profile: where a program's time goes when it runs
 without profviz, by sampling, and how far profviz's shares are from it.
 

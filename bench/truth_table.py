@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make bench-truth: first the compensated time of a program of tiny calls
 against its own time without profviz (bench/native_time.py, with its goals);
 then compensated and raw shares against perf sampling, for real and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wordfreq — the demo: count words in generated text and print the top ten.
  *

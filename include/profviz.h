@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profviz.h — the public interface of the profviz runtime.
  *

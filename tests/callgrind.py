@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Call counts from a callgrind output file: the ground truth for counts."""
 import collections
 import re

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Programs too large to keep as source, written at build time into
 build/progs/gen and rebuilt only when their text changes: the tests check
 what profviz makes of them, and bench/scale.py how long it takes."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Helpers for the integration tests: build instrumented programs, run them
 with and without the preload, read the profile, and report in TAP."""
 

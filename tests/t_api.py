@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """include/profviz.h: profviz_dump() writes the profile so far and profiling
 goes on; PROFVIZ_NO_INSTRUMENT keeps a function out; without the preload the
 program runs as before."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """End to end on a small C program: exact counts and arcs, cost shares, the
 JSON schema, the .dot rendering, and an unchanged program."""
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The process ends while its threads are busy: two recurse 20,000 frames
 deep over and over, a spawner keeps starting threads that recurse 9,000 deep
 (each growing a fresh shadow stack twice), and main returns. The exit

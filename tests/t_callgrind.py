@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The callgrind format (.callgrind, or a base name callgrind.out*), read by
 callgrind_annotate: its totals, every function's self and inclusive cost
 and every arc's call count are the JSON profile's of the same run, recursion

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The profviz command on saved profiles: run, report, dot and convert, each
 checked against the JSON the same run wrote; and bad input, which gets one
 line naming the file and exit status 2."""

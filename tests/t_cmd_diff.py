@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """profviz diff: one program run twice, once with more work in grows(), less in
 shrinks(), and only_after() in place of only_before(). The graph's colours,
 marks and every number in its labels are checked against figures computed

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """profviz merge: the profiles of a parent and its forked children summed into
 one, checked against the inputs read here (functions, arcs and call paths by
 name), the processes it records, a merge with itself, profiles from runs at

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compensation on a real run of millions of tiny calls, judged by the
 profile's own figures, so that it holds whatever the machine's speed or
 load: each path loses what its calls' calibrated cost says (compensate.h),

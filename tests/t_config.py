@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Bad configuration and hostile output paths: one clear message naming the
 variable and value, a documented default, no file written through a
 symlink, and the program's output and exit status unchanged."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Coroutines on ucontext (makecontext/swapcontext): each context has a shadow
 stack of its own, so arcs and counts stay exact across switches between
 machine stacks, on the main thread or another, with each compiler and

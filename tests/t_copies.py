@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Same-named functions: copies of one header function (static, compiled
 into two files) are kept apart in the JSON, each with its address, and shown
 as one box in the graph; two different static functions that share a name

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Counters in use: the read(2) backend with real software events, the
 start-up line, event messages, and several events at once."""
 import re

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """PROFVIZ_DISABLE=1: the program still calls the hooks, which must then
 cost little more than glibc's no-op ones. Counted in instructions
 (callgrind, deterministic), as the difference between two sizes so that

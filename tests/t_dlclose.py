@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """dlopen/dlclose: functions of an object unloaded before exit keep their
 names (and module) in the profile, and an object loaded where an unloaded
 one was is not mixed up with it."""

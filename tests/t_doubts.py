@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """When the hooks took much of the raw run, the profile says its times are in
 doubt (the graph's caption, `profviz report`) and names the busiest
 functions cheaper than their hooks, with the gcc flag that leaves them out of

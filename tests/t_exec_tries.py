@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """exec calls that fail (a shell's search through PATH makes one per
 directory): one image replacement leaves one set of .execN files, with the
 profile up to the exec that worked; calls that all fail leave none, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """What a program runs at exit is recorded: its pthread key destructors on
 ending threads (which run after the runtime's own key destructor), an
 atexit handler, and the static destructor of an instrumented shared library

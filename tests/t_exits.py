@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every way to end: the profile is written with the open frames closed at the
 time of death, and the program ends exactly as it would have."""
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """What profviz.so exports: its own interface under the version PROFVIZ_1,
 the hooks and the libc wrappers at the base version, nothing else; and a
 program's references to them, versioned by glibc, bind to profviz.so."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Deaths by signal that must still leave the profile, the process dying
 exactly as it would have (same signal, core dump, stdout and stderr): a
 fatal signal while another thread, or the dying one, holds the runtime's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The runtime's descriptors (each thread's perf events, its copy of stderr)
 and the program's RLIMIT_NOFILE. With room above the soft limit, they live
 there, and the program opens exactly as many files as without profviz. With

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A program that closes or dup2s over every descriptor, the runtime's perf
 event descriptors included: it sees the same descriptor numbers as without
 the preload, its files are untouched, and profiling goes on."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Folded stacks (.folded) for flame graphs: one line per call path with its
 self cost; recursion folded; threads merged; signal handlers under the path
 they interrupted."""

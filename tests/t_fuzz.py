@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A libFuzzer run of each parser (with ASan and UBSan): no crash, no leak,
 no undefined behaviour. The parsers: PROFVIZ_*, event names, and a saved
 profile as the command reads it, with every writer and view run on it. The fuzz tier: `make fuzz` runs it with

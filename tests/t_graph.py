@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """What the rendered graph shows: the hot chain is the reddest and thickest,
 however much of its caller a cold arc carries; an arc that cost nothing of
 the event is an ordinary arc, and only calls nested in an open activation of

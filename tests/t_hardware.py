@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Hardware counters through rdpmc, where this machine has a PMU: counts grow,
 cycles track ref-cycles, and a loop of known length retires its instructions
 within 1%. Where there is no PMU every test says it is skipped, and why."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every source file the project keeps says its licence in its first lines
 (SPDX-License-Identifier, as LICENSE gives it), and LICENSE is there."""
 import os

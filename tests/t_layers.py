@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """lib/ in layers, one way (lib/README.md): base <- model <- output <- {runtime,
 cmd}. Every include names its folder, and each folder includes only what the
 table allows; the command links no runtime code. Each check is also run on a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Output paths up to PATH_MAX - 1 characters, the longest a system call
 takes: the file is written (its temporary, beside it, must not need a
 longer path), and when it cannot be, the message says why in full."""

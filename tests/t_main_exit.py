@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """main leaves through pthread_exit and a worker ends the process: the
 profile is written from a process whose main thread is gone, and its
 functions are still named, with their modules and source files."""

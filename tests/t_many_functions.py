@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A program of 20,000 functions and 120,000 distinct arcs: every function
 is named and every count is exact. How long writing it takes (seconds once:
 symbol look-ups scanned the whole symbol table each) is make bench's

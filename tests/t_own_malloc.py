@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A program that brings its own malloc, instrumented like the rest of it,
 and allocates in a constructor before main. Start-up must neither recurse
 into itself through the program's allocator (it used to wait forever on its

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pprof's format (.pb.gz), read by go tool pprof: its sample types are calls
 and each event; its flat and cum per function, for each, are what the JSON
 of the same run says (self, total, calls); its traces are the JSON's call

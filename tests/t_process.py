@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """fork, exec, posix_spawn, vfork and errno: each image and each process gets
 its own profile under its own name, and nothing the program sees changes."""
 import glob

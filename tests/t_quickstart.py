@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The README's quick start: the flags it gives for each compiler are the
 ones `make demo` builds with, and they do what the README says: the
 program's own functions are profiled, a header's inlined helper is not."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every format and the command on a real program: tinyxml2's test suite
 (C++), run through `profviz run`, each file read by its own reader, and
 `profviz convert` writing each again, byte for byte, from the JSON."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A large real C program: SQLite's speedtest1 on its amalgamation (some
 1,150 functions and 20 million calls at --size 5), from Debian's source
 package.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A real C++ program: tinyxml2's own test suite (xmltest), built from
 Debian's source package with instrumentation. Demangled names, virtual and
 recursive calls, constructors and destructors: every function's call count

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compensated times against a sampling truth, on real programs built from
 Debian's source packages: zlib's minigzip compressing 24 MB of base64, and
 lua running bench/workloads/mix.lua, whose interpreter calls back into

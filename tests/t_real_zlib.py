@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A real program: zlib's own test driver, built from Debian's source package
 with instrumentation, profiled; every function's call count must equal what
 callgrind counts on the same binary without the preload."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """24 threads run instrumented code while main keeps closing every
 descriptor from 3 up, the runtime's perf events among them: each thread
 opens its events again and counts on. What the profile says stays the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The JSON profile's schema, lib/output/profviz-1.schema.json, as the one
 contract of its writer (lib/output/json.c) and its reader (lib/cmd/load.c):
 profiles the runtime and the command write, in every shape, hold to it; every

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """One seam between the runtime and libc: no object of profviz.so but its
 libc wrappers calls a function by a name that profviz.so itself wraps. Such
 a call binds to the runtime's own wrapper: a lock of the runtime's recorded

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """longjmp and siglongjmp landing in a function whose prologue differs from
 the one jumped out of: the shadow stack goes back exactly to where setjmp
 was called, so the landing function's later calls have it as their caller."""

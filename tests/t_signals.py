@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An instrumented handler for a signal arriving every 50 us, inside functions
 and inside hooks: its calls are counted exactly, under the signal's node, and
 the interrupted code's counts and arcs stay exact."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A skipped test says so, with its reason, in the output of every test
 tier (make check, check-real, fuzz): prove as the Makefile runs it, on a
 script that skips."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """speedscope's file format (.speedscope.json): valid by speedscope's own
 schema, its numbers those of the JSON profile of the same run, and loaded by
 speedscope itself in headless chromium, as is the .folded file."""

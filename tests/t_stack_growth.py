@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A signal handler whose calls take the shadow stack past a point where it
 grows: the stack grows in place, so the interrupted frames, and the
 trampoline's hold on them, stay valid. Every call is counted, under the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """profviz's messages go to the stderr the program had at start-up, never to
 a file the program has since opened at fd 2. The program closes 0-2 (or
 every descriptor) and opens data files in their place; the profile cannot

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Software events as a user meets them: the scheduler's events
 (context-switches, cpu-migrations) happen only in the kernel, so they are
 counted there, or left out with the reason, never read as a silent 0; and

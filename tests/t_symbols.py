@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Names: static functions in a PIE executable, a shared library's internal
 functions, demangled C++ names, and a graph that renders whatever the names."""
 import os

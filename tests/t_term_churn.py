@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A SIGTERM handler that calls exit() while threads come and go: the signal
 lands in threads handing their data over as they end, and the exit dump that
 the handler's exit() reaches never waits for a lock its own thread holds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Threads: every call of every thread counted, threads still running at exit
 merged, and memory bounded by call paths rather than by threads."""
 import os

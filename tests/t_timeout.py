@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A timeout handler that siglongjmps out while the runtime is extending the
 call-path tree (the thread BUSY in a slow path): the abandoned slow path
 leaves the tree and stack whole, and the thread profiles again at once."""

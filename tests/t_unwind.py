@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Frames left without their exit hooks (longjmp, siglongjmp), frames left
 with them (C++ exceptions), and very deep recursion: exact counts and arcs,
 with each compiler and optimisation level."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """vfork children run in the parent's memory: their calls, and an exec from
 inside an instrumented function, leave the parent's profile untouched."""
 import os

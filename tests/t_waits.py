@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Waiting is not working: a thread blocked in libc (a condition, a
 contended lock, a sleep, a join) spends that time in a node of its own,
 "<blocked: NAME>", under the function that waited, whose self is then its

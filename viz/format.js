@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* format.js — numbers and names as the page shows them, and the one
  * tooltip every view shares. Amounts are in the event's unit from the
  * profile's "units": "ns" reads as ns/us/ms/s, anything else as a count. */

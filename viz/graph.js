@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* graph.js — the call graph as graphviz laid it out, with its colours and
  * labels: pan (drag) and zoom (wheel) on the SVG's viewBox, a tooltip per
  * box, focus (a function, its callers and callees; the rest fades), the hot

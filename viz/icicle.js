@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* icicle.js — the calling-context tree (the JSON's exact "paths": each a
  * function under its parent path) as an icicle on a canvas: the root on
  * top, each path as wide as its total, its callees below it, hottest

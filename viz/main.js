@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.js — reads the embedded profile, starts the views, and keeps the
  * one piece of state they share: the trail of focused functions (Escape or
  * a breadcrumb goes back), and whether the hot path is shown. The threshold

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* model.js — the profile as the views use it: functions by id (their
  * index in the JSON's "functions", which the JSON's arcs and paths refer
  * to), each one's callers and callees, the graph box each is drawn in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* panel.js — the side panel: the trail of focused functions (breadcrumbs),
  * and the focused function's numbers with its callers and callees, each
  * arc with its share of the function's total and its calls; or the hot

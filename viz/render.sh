@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # render.sh FILE.dot: FILE.svg and FILE.png beside it; graphviz's warnings shown.
 set -e
 for f in "$@"; do

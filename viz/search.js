@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* search.js — the search box: a substring (any case) or a /regex/, over
  * every function's full name; says how many match, how many of those the
  * graph shows and how many of those the sliders hide, and tells the views

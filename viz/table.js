@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* table.js — every function of the profile (the graph shows the hottest),
  * sortable by each column; a click on a row picks the function. */
 PV.table = {

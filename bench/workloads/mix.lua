@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- A CPU-bound mix for the lua interpreter, for bench/truth_table.py: each
 -- part exercises another path through the C core (calls and returns, table
 -- get/set and resizing, string interning and concatenation, closures and

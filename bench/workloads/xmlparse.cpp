@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A tinyxml2 workload for bench/truth_table.py: generates an XML document
 // in memory (nested elements, attributes, text with entities, comments,
 // CDATA), then parses it again and again with XMLDocument::Parse and walks

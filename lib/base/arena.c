@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "base/arena.h"
 
 #include <stdint.h>

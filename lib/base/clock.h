@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.h — CLOCK_MONOTONIC in ns: the clock wall times are read on.
  */

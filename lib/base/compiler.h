@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compiler.h — small compiler helpers used across the runtime. */
 #ifndef PV_COMPILER_H
 #define PV_COMPILER_H

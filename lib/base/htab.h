@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * htab.h — uthash as profviz uses it.
  *

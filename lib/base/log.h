@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log.h — profviz's messages to the user: one line each, "profviz: " first,
  * handed whole to a sink.

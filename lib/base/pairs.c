@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pairs.c — numbered pairs of ids, in a uthash table. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pairs.h — numbered pairs of ids: an arc (caller, callee) or a call path
  * (parent, function), each end -1 or more, given the next free slot the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "base/paths.h"
 
 #include <string.h>

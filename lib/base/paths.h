@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paths.h — source paths as a reader expects them.
  */

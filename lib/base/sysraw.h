@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sysraw.h — system calls the runtime makes for itself, straight to the
  * kernel. profviz.so wraps libc's close, nanosleep, clock_nanosleep and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utf8.c — well-formed UTF-8, as RFC 3629 defines it. */
 #include "base/utf8.h"
 

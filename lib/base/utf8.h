@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * utf8.h — text from the program (paths, names) may hold any bytes; the
  * formats that carry it (JSON, dot) must hold UTF-8. Sequences are checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd.h — what the command's parts share: the sub-commands' entries, the
  * profile as read back from its JSON, and the few helpers every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* common.c — what every sub-command does alike: read its numbers, name a
  * function, write a file. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * convert.c — `profviz convert`: a saved profile in the other formats, by
  * the runtime's own writers, each chosen by its file's extension.

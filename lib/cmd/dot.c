@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dot.c — `profviz dot`: the call graph of a saved profile again, with
  * other thresholds, a cap on its boxes, or only the part around one

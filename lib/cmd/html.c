@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * html.c — `profviz html`: one offline page to explore a saved profile,
  * for a browser. It holds the call graph as SVG (the dot writer's graph,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * load.c — a saved profile (schema "profviz-1", any revision) back into the
  * report the writers take. Every field is checked for its type and every

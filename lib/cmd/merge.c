@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * merge.c — `profviz merge`: the profiles of several processes (a program
  * and its forked children, MPI ranks) summed into one profile, written by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * part.c — the part of a saved profile that a sub-command's --focus, --root,
  * --depth and --event ask for (profviz dot and profviz report show the same

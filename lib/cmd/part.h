@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * part.h — the part of a saved profile a sub-command is asked to show.
  */

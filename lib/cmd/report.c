@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c — `profviz report`: the flat profile and the hottest arcs in the
  * terminal, as perf report and gprof show them. Colour only on a terminal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run.c — `profviz run`: the program under the runtime that sits beside this
  * command, its exit status passed through, and where its profile went.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * viz_assets.S — the page `profviz html` writes (html.c) is made of the
  * plain files in viz/, built into the command here so that it needs no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "model/compensate.h"
 
 #include <stdlib.h>

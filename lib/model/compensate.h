@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compensate.h — taking the hooks' own cost out of the profile.
  *

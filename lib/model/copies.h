@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * copies.h — one box per function as its source defines it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diff.c — two runs matched by module file name and function name, and what
  * changed in each function and arc; which of them a graph shows.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diff.h — what changed between two runs of a program, A before and B
  * after, function by function and arc by arc (diff.c). Functions are matched

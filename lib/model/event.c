@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "model/event.h"
 
 #include <stdio.h>

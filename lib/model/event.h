@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * event.h — an event as the profile's readers see it: its name, what kind of
  * amount it counts, and how it was read. The runtime knows events by their

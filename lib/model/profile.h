@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile.h — the process-wide profile: functions and arcs, summed over threads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.h — the profile as the writers see it: named, in output units
  * (pv_event_unit: ns for clocks, counts for other events), functions sorted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trust.h — how far a compensated profile's times can be trusted.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view.c — part of a profile as a profile of its own, rebuilt from its call
  * paths: the callers and callees of one function (a focus), what runs below

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view.h — part of a profile, as a profile of its own (view.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * callgrind.c — the profile in the callgrind format (version 1), read by
  * KCachegrind, QCachegrind and callgrind_annotate. One fn= per function, in

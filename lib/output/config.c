@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/config.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.h — the PROFVIZ_* environment, read once at start-up.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diffdot.c — what changed between two runs (A before, B after), as one
  * call graph for graphviz coloured by the change: red where B spends more,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diffdot.h — the graph of what changed between two runs, for graphviz
  * (diffdot.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dotstyle.c — how profviz's graphs look, shared by the runtime's graph
  * (dot.c) and the command's change graph (cmd/diff.c). */
 #include <math.h>

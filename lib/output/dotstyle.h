@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dotstyle.h — how profviz's graphs look: text made safe for dot, names
  * as boxes show them, colours, amounts at a glance (dotstyle.c).

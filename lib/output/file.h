@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * file.h — profviz's files: their names, and writing each atomically.
  *

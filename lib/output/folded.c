@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * folded.c — folded stacks, for flame graphs: one line per call path,
  * "root;caller;callee value", where the value is the path's self cost in the

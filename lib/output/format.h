@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * format.h — the formats profviz writes, each chosen by a file's extension.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.c — the machine-readable profile, schema "profviz-1", described field
  * by field in profviz-1.schema.json beside this file. "revision" says which
  * fields to expect: revisions add fields, except revision 3, which dropped

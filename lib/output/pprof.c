@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pprof.c — the profile in pprof's format: a gzipped profile.proto message
  * (.pb.gz), read by `go tool pprof` and pprof, and by the tools that import

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/protobuf.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * protobuf.h — the protocol buffers wire format, encode only, into a
  * growable buffer. Enough for pprof's profile.proto: varints, length-

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * speedscope.c — speedscope's own file format (.speedscope.json, schema
  * https://www.speedscope.app/file-format-schema.json), read by speedscope's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch.h — the few machine instructions the runtime needs, one place per CPU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "runtime/calibrate.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate.h — measuring what the hooks cost, at start-up.
  *

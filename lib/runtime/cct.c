@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "runtime/cct.h"
 
 #include "base/clock.h"

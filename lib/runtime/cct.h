@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cct.h — the per-thread calling-context tree.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * contexts.c — the shadow stacks of a thread's ucontexts (see contexts.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * contexts.h — a shadow stack per ucontext (makecontext/swapcontext coroutines).
  *

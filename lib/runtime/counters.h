@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * counters.h — what the hooks count, how each event is read, and what its
  * readings mean in output units.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump.c — writing the profile: from the ended threads and a snapshot of the
  * live ones, through the report, to every output; at exit, at _exit and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * events.h — PROFVIZ_EVENTS: event names as perf spells them, to perf attrs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fds.h — the runtime's own file descriptors: where they live, and which
  * numbers are theirs.

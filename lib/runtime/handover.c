@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "runtime/handover.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * handover.h — a thread's calling-context tree into the process's profile.
  *

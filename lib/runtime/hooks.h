@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hooks.h — what a hook does, inlined into the hooks and into the tests.
  *

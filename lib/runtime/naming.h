@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * naming.h — how the runtime names what its profile holds: the process's
  * own functions through libdw (symbols.h), and its stand-in addresses for

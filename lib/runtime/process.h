@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * process.h — the runtime's process-wide state, which its entry
  * (runtime.c: start-up, threads, fork), its dumps (dump.c) and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * progress.h — on request, a line now and then saying the run is still
  * being profiled: with an event read by a system call per hook a program

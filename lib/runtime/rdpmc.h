@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rdpmc.h — reading a perf event in user space through its mmap page.
  *

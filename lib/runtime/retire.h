@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * retire.h — functions of unloaded objects, under keys of their own.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runtime.c — the preloaded runtime: the hooks, start-up and exit, thread life.
  *

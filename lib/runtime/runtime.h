@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runtime.h — what the runtime's entry (runtime.c) shares with the wrappers
  * it interposes on libc (interpose.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * smallfile.h — reading a /proc or /sys entry without stdio.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "runtime/srclines.h"
 
 #include <elfutils/libdw.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srclines.h — source file:line where the compiler wrote no .debug_aranges.
  *

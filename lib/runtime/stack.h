@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stack.h — a thread's shadow stack as memory and frames: reserving it,
  * growing it in place, walking and closing its frames.

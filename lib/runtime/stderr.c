@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "runtime/stderr.h"
 
 #include <sys/stat.h>

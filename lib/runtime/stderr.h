@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stderr.h — where the runtime's messages go: the stderr the process had at
  * start-up.

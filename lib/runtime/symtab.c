@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "runtime/symtab.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * symtab.h — one module's symbol table, sorted once for look-ups by address.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * thread.h — one profiled thread: its shadow stack, call-path tree and counters.
  *

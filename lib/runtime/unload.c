@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unload.c — dlclose: when an object is unloaded, every record of its
  * functions, in the live threads' trees and the ended threads' profile, is

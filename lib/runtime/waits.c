@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "runtime/waits.h"
 
 const char pv_wait_markers[PV_WAIT_COUNT];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * waits.h — the waits in libc that the runtime sees (blocking.c wraps
  * them), each a pseudo-function of its own in the profile.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the PROFVIZ_* parser. The input is split at newlines
  * into the values of the variables, in the order of names[]; the first byte
  * also picks whether the program is setuid. */

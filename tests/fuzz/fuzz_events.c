@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the PROFVIZ_EVENTS parser, against this machine's sysfs
  * (and libpfm4 when installed). */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: a saved profile as the command reads it, then every
  * writer and every view on what was read, and again with its last event
  * leading. Whatever the file, reading it

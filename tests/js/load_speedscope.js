@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Opens speedscope's own page (its npm package's built release) in Debian's
 // chromium, headless, hands it each profile file given as an argument through
 // the page's file input, as a user's "Browse" would, and prints one JSON

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // page_timing.js — a page `profviz html` wrote, opened and timed until it
 // says it is ready (body[data-ready]): the wall time and the page's own
 // figures (PV.ready). Shared by html_check.js and bench/page_ready.js.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public API: a profile written mid-run, and a program that still runs
  * without the preload (the weak symbol is then NULL). */
 #include <stdio.h>

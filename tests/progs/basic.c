@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Known shapes: fib's calls have a closed form; heavy does 3x light's work. */
 #include <stdio.h>
 #include <stdlib.h>

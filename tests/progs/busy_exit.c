@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The process ends while its threads are busy: two detached threads recurse
  * DEEP frames deep over and over, and a spawner keeps starting detached
  * threads that recurse SHALLOW frames deep (each growing a fresh shadow

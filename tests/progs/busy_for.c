@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calls a small function for as long as asked. usage: busy_for MILLISECONDS */
 #include <stdio.h>
 #include <stdlib.h>

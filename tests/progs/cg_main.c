@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A call tree for the callgrind writer's test: distinct call counts on each
  * arc, direct and mutual recursion, functions in a second file (cg_other.c),
  * and one function called both from the start-up code (a constructor) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The second file of cg_main: its functions carry another fl= line. */
 static volatile int sink;
 

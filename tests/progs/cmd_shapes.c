@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A call graph with the shapes the command's views must get right: one
  * function (shared) reached from two callers with different shares, a leaf
  * only one caller reaches, a recursion, and an exit status and signal the

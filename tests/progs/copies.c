@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Copies of one header function in two files (one box in the graph), and
  * two different static functions that share a name (two boxes, told apart).
  * usage: copies */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "copies.h"
 
 static int step(int x)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Many coroutines under a limit on address space, then a large allocation
  * of the program's own: the runtime's shadow stacks for the contexts must
  * leave room for it. usage: coro_aslimit CONTEXTS */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Coroutines on ucontext: co_a and co_b ping-pong with a driver through
  * swapcontext, each with nested calls; co_b yields from inside a call of its
  * own; co_a takes an argument from makecontext and ends through uc_link.

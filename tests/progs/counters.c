@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Known costs for counters: touch_pages faults N fresh pages; heavy does 3x
  * light's work; known_loop retires a known number of instructions.
  * usage: counters PAGES */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // C++ names: namespaces, templates, operators, and one very long name.
 #include <cstdio>
 #include <string>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Deep recursion on a thread with a large stack. usage: deep FRAMES */
 #include <pthread.h>
 #include <stdio.h>

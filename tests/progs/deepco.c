@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A coroutine that recurses past its shadow stack's first size while
  * suspended and resumed: the stack grows in place. usage: deepco */
 #include <ucontext.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One program, two kinds of run, for `profviz diff`: "after" makes grows()
  * do 16 times the work and shrinks() an eighth of it, calls only_after()
  * instead of only_before(), and leaves steady() as it was. The whole run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A parent and three forked children, each doing different work through
  * functions they share, for `profviz merge`: each process writes its own
  * profile (PROFVIZ_OUTPUT=prof.%p.json). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // C++ exceptions unwinding through instrumented frames: caught several
 // frames up, and caught, rethrown and caught again. usage: exceptions N
 #include <cstdio>

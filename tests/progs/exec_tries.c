@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * exec attempts that fail, as a shell's search through PATH makes them.
  * usage: exec_tries search   names that are not there, one that is there but

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Code the program runs at exit: its pthread key destructors on THREADS
  * ending threads, an atexit handler, and the static destructor of an
  * instrumented shared library (libfini.c). usage: exit_time THREADS */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Deaths by signal that crash reporters and small signal stacks bring about.
  * Before the death, outer() calls step() 5 times; the death comes inside

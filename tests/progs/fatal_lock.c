@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A fatal signal while a thread is inside the profiler, holding its lock:
  * the program's own allocator stalls (or takes the signal) in the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program that opens files until its descriptor limit stops it, while
  * THREADS threads of its own are alive (each has run instrumented code).
  * usage: fdlimit THREADS. Says how many files it could open, and the number

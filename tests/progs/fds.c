@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Programs that take descriptors back: a daemon's close loop, closefrom,
  * close_range, and dup2 over every low number. usage: fds MODE */
 #define _GNU_SOURCE

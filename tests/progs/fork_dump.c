@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One thread writes the profile over and over (profviz_dump) while main
  * forks: both take the runtime's lock, which is never the program's wait.
  * usage: fork_dump */

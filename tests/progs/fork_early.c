@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A fork before the forking thread made any instrumented call: main itself
  * is kept out of the profile, so its thread has no profiler state yet. */
 #include <stdio.h>

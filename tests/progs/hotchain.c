@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A known hot chain (main -> hot_outer -> hot_inner: most of the run), a
  * cold corner whose only arc carries nearly all of its caller's time but
  * little of the run (cold_parent -> cold_child), a quick function that

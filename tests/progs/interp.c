@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An interpreter that uses longjmp for errors: every third expression fails
  * deep inside the parser. usage: interp EXPRESSIONS DEPTH [sig] */
 #include <setjmp.h>

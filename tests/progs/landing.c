@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * longjmp and siglongjmp that land in a function whose prologue differs
  * from the one jumped out of: thrower saves no registers, after (called by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A shared library with a static destructor of its own. */
 static volatile int fini_sink;
 

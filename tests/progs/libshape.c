@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A shared library whose internal function is static (.symtab only). */
 static volatile int shape_sink;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * How a process may live and die, one mode per run; before the event it
  * calls step() 5 times from outer(), and the event happens inside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main leaves through pthread_exit: the process lives on in its worker,
  * which waits for main's thread to be gone, then ends the process by
  * returning (exit(0) from the last thread). */

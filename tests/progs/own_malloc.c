@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program with its own allocator, built instrumented like the rest of it:
  * a bump allocator that is only set up by the program's constructor, and a
  * constructor that allocates before main. It counts every call it serves and

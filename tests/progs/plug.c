@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built twice, as plug_a.so and plug_b.so (-DPLUG=a or b): two objects of
  * one layout, so that the second, loaded where the first was, has its
  * functions at the first one's addresses. */

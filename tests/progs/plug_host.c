@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* usage: plug_host PLUG_A.so PLUG_B.so
  * Loads A and calls it from three threads, one of which ends there; unloads
  * A, loads B (where A was), calls B from the two others; unloads B and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin loaded with dlopen and unloaded with dlclose before exit. */
 static volatile int plugin_sink;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* usage: plugin_host PLUGIN.so */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shapes for the pprof output: distinct call counts, a function reached by
  * two paths, direct and mutual recursion, and a wait (a node outside any
  * module). argv[1]: rounds of the whole. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The quick start's flags on a program whose hot loop calls a helper from a
  * header: the helper is inlined and not hooked; the program's own
  * functions are. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Threads that run instrumented code while main keeps closing every
  * descriptor from 3 up, the runtime's perf events included (a daemon's
  * closefrom, repeated). Takes no lock of its own. usage: reopen_race close|keep */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A signal handler that crosses the points where the shadow stack grows: a
  * thread DEPTH frames deep raises SIGUSR1, and the handler recurses EXTRA
  * frames deeper. usage: sigdeep DEPTH EXTRA */

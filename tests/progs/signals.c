@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An instrumented signal handler interrupting everything, hooks included.
  * usage: signals ROUNDS */
 #include <signal.h>

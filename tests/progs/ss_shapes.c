@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shapes for the speedscope file: functions called 3, 5, 7 and 8 times, one
  * reached by several paths, a recursion, one touching fresh pages so that a
  * count event (page-faults) has a cost of its own, and two threads whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program that closes its standard descriptors and opens data files in
  * their place, as daemons do. usage: stdio_closed close|closefrom
  * close: closes 0, 1 and 2; closefrom: every descriptor (closefrom(0)).

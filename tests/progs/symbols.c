@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Static functions in a PIE executable, plus calls into a shared library. */
 #include <stdio.h>
 

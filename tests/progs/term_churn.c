@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A SIGTERM handler that calls exit() while threads come and go. A spawner
  * starts threads one after another, each making many distinct call paths
  * (so that the runtime takes a while to take its data over when it ends);

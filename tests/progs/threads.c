@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Threads: joined workers, a detached one still running at exit, and churn.
  * usage: threads WORKERS CALLS CHURN [rss-file] */
 #include <pthread.h>

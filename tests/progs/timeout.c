@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A timeout handler that siglongjmps out, while the program keeps taking
  * call paths it never took before: under profviz the signal often lands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Many tiny calls: a caller that does little but call a leaf that does
  * little, the shape in which the hooks' own cost dominates a raw profile.
  * Prints the section's own elapsed time, measured without any hook inside

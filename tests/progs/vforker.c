@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vfork children that call instrumented functions, in the parent's memory:
  * one then execs from inside an instrumented function (which never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A known hot chain for the page's tests: main -> alpha -> beta -> gamma
  * holds most of the run; side branches (side_one, side_two, side_three),
  * a leaf beta also calls, a function called often (often), and one too

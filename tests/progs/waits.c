@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Waits a profile should show as waits: a worker blocked on a condition
  * while main works, main sleeping, and a lock held by another thread.
  * usage: waits */

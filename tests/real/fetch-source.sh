@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fetch-source.sh PACKAGE: download and unpack a Debian source package into
 # the cache (never into the repository) and print the unpacked directory.
 # Exits 2, with the reason on stderr, when the source cannot be had.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* messages.h — the runtime's messages, captured for the unit tests that
  * check their exact text. Call messages_capture() first. */
 #ifndef PV_TEST_MESSAGES_H

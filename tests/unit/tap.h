@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tap.h — just enough TAP for the unit tests; prove reads it. */
 #ifndef PV_TAP_H
 #define PV_TAP_H

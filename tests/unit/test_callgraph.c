@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The call-graph math, driven by a scripted counter through the hooks the
  * runtime ships (shadow.h's pv_hook_enter/pv_hook_exit, with the slow paths

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Overhead compensation, exactly: hooks with scripted costs (a fixed amount
  * before and after each counter read), calibrated by the runtime's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PROFVIZ_* parsing: defaults, valid values, and the exact message and
  * fallback for each kind of bad value. */
 #include <stdlib.h>

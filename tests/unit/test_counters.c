@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The counter pipeline end to end, without a PMU: the production reader
  * (pv_counters_read_simulated) on a simulated perf mmap page, through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Two runs compared (model/diff.h) on reports made by hand: functions
  * matched by module file name and name wherever the program was, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PROFVIZ_EVENTS parsing: every accepted form, and the message for each kind
  * of bad item. PMU forms run against a fake sysfs tree made here. */
 #define _GNU_SOURCE

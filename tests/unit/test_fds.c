@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fds.c's rules for the program's descriptor-taking calls against the
  * runtime's sections that open and close its own descriptors (fds.h): they

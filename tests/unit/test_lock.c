@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The runtime's own locks (lock.h): a lock that excludes, keeps errno, and
  * wakes its waiter; the gate whose two sides exclude each other, and whose

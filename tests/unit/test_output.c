@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The table of formats: which writer each file name gets, and the list of
  * extensions that messages quote. */
 #include <string.h>

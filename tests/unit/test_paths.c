@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Source paths normalised lexically, as tooltips and the JSON show them. */
 #include <stdlib.h>
 #include <string.h>

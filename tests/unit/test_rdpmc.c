@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The rdpmc reader against simulated perf mmap pages: the cases of
  * ../shared/PMU-NOTES.md section 5, and a writer thread playing the kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Re-keying the records of an unloaded object's functions (cct.c
  * pv_cct_rekey, profile.c pv_profile_rekey / pv_profile_add_rekeyed): every

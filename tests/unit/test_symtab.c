@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The sorted symbol tables (lib/symtab.c) against elfutils' own answer:
  * every symbol of every object this test has mapped (itself, libc, libdw,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * When a profile says its times are in doubt (trust.h): only compensated
  * runs, only time events, only with the hooks at 40 % of the raw run or

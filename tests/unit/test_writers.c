@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The writers on a report made by hand: what only a PMU would produce here
  * (IPC from cycles and instructions, a multiplexed event), names that need
  * escaping, and amounts written in their event's unit. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * blocking.c — libc's waits, wrapped so that a profile shows them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interpose.c — libc functions the runtime must see happen.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * returns_twice.S — wrappers for libc functions that return twice, which
  * cannot be written in C: a C wrapper's frame would be where setjmp saves

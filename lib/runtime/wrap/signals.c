@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * signals.c — signal handlers, the program's and the runtime's.
  *

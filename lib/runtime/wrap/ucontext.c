@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ucontext.c — the libc context switches, seen by the shadow stacks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wrap.h — libc's own functions behind profviz.so's wrappers, in one table.
  *
