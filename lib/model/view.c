@@ -99,10 +99,134 @@ static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVEN
 	return status;
 }
 
+/* What a view knows of each path of its input, by index. */
+struct marks {
+	char *under;    /* in the part: the whole run, or below a chosen function */
+	char *reach;    /* a caller's path through which something flows into the focus */
+	unsigned *dist; /* levels below the part's top (for --depth) */
+	int *index_of;  /* its index in the view, or -1 */
+	/* What flows into the focus through each of its callers' paths, and
+	 * each path's raw total in the input and what of it flows so. */
+	uint64_t (*flow)[PV_MAX_EVENTS];
+	uint64_t (*raw_in)[PV_MAX_EVENTS];
+	uint64_t (*raw_flow)[PV_MAX_EVENTS];
+	uint64_t (*raw_out)[PV_MAX_EVENTS]; /* by index in the view */
+};
+
+static int marks_alloc(struct marks *m, unsigned n)
+{
+	m->under = calloc(n + 1, 1);
+	m->reach = calloc(n + 1, 1);
+	m->dist = calloc(n + 1, sizeof(*m->dist));
+	m->index_of = malloc((n + 1) * sizeof(*m->index_of));
+	m->flow = calloc(n + 1, sizeof(*m->flow));
+	m->raw_in = calloc(n + 1, sizeof(*m->raw_in));
+	m->raw_flow = calloc(n + 1, sizeof(*m->raw_flow));
+	m->raw_out = calloc(n + 1, sizeof(*m->raw_out));
+	return m->under && m->reach && m->dist && m->index_of && m->flow && m->raw_in &&
+			       m->raw_flow && m->raw_out
+		       ? 0
+		       : -1;
+}
+
+static void marks_free(struct marks *m)
+{
+	free(m->under);
+	free(m->reach);
+	free(m->dist);
+	free(m->index_of);
+	free(m->flow);
+	free(m->raw_in);
+	free(m->raw_flow);
+	free(m->raw_out);
+}
+
+/* Which paths are in the part, and how deep; parents come before children. */
+static void mark_part(const struct pv_report *in, const struct pv_view *v, struct marks *m)
+{
+	for (unsigned i = 0; i < in->n_paths; i++) {
+		const struct pv_rpath *p = &in->paths[i];
+		int parent_under = p->parent >= 0 && m->under[p->parent];
+		if (v->kind == PV_VIEW_WHOLE) {
+			m->under[i] = 1;
+			m->dist[i] = p->parent >= 0 ? m->dist[p->parent] + 1 : 0;
+		} else {
+			m->under[i] = v->funcs[p->func] || parent_under;
+			m->dist[i] = parent_under ? m->dist[p->parent] + 1 : 0;
+		}
+	}
+}
+
+/* Children before parents: each path's raw total, what flows into the
+ * focus through the callers, and the part's total (in run_total). */
+static void mark_flow(const struct pv_report *in, const struct pv_view *v, struct marks *m,
+		      uint64_t *run_total)
+{
+	for (unsigned i = in->n_paths; i-- > 0;) {
+		const struct pv_rpath *p = &in->paths[i];
+		for (unsigned ev = 0; ev < in->nev; ev++) {
+			m->raw_in[i][ev] += p->raw_self[ev];
+			if (p->parent >= 0)
+				m->raw_in[p->parent][ev] += m->raw_in[i][ev];
+		}
+		int outermost = v->kind != PV_VIEW_WHOLE && v->funcs[p->func] &&
+				!(p->parent >= 0 && m->under[p->parent]);
+		if (outermost) {
+			m->reach[i] = 1;
+			memcpy(m->flow[i], p->total, sizeof(m->flow[i]));
+			memcpy(m->raw_flow[i], m->raw_in[i], sizeof(m->raw_flow[i]));
+			for (unsigned ev = 0; ev < in->nev; ev++)
+				run_total[ev] += p->total[ev];
+		}
+		if (p->parent >= 0 && m->reach[i] && (outermost || !m->under[i])) {
+			m->reach[p->parent] = 1;
+			for (unsigned ev = 0; ev < in->nev; ev++) {
+				m->flow[p->parent][ev] += m->flow[i][ev];
+				m->raw_flow[p->parent][ev] += m->raw_flow[i][ev];
+			}
+		}
+	}
+}
+
+/* The paths the view keeps, into out: the part (to its depth) and, for a
+ * focus, its callers with only what flows through them. */
+static void keep_paths(const struct pv_report *in, const struct pv_view *v, struct marks *m,
+		       struct pv_report *out)
+{
+	for (unsigned i = 0; i < in->n_paths; i++) {
+		const struct pv_rpath *p = &in->paths[i];
+		int deep_enough = !v->depth || m->dist[i] <= v->depth;
+		int keep = m->under[i] ? deep_enough : v->kind == PV_VIEW_FOCUS && m->reach[i];
+		m->index_of[i] = -1;
+		if (!keep)
+			continue;
+		struct pv_rpath *q = &out->paths[out->n_paths];
+		*q = *p;
+		q->parent = p->parent >= 0 ? m->index_of[p->parent] : -1;
+		memcpy(m->raw_out[out->n_paths], m->under[i] ? m->raw_in[i] : m->raw_flow[i],
+		       sizeof(m->raw_out[0]));
+		if (!m->under[i]) { /* a caller of the focus: only what flows through it */
+			memset(q->self, 0, sizeof(q->self));
+			memset(q->raw_self, 0, sizeof(q->raw_self));
+			memcpy(q->total, m->flow[i], sizeof(q->total));
+		}
+		m->index_of[i] = (int)out->n_paths++;
+	}
+}
+
+/* Raw costs of a part: its own raw costs over the whole's. */
+static void sum_raw_run(struct pv_report *out)
+{
+	memset(out->raw_run_total, 0, sizeof(out->raw_run_total));
+	for (unsigned i = 0; i < out->n_arcs; i++)
+		if (out->arcs[i].caller < 0)
+			for (unsigned ev = 0; ev < out->nev; ev++)
+				out->raw_run_total[ev] += out->arcs[i].raw_total[ev];
+}
+
 int pv_view_build(struct pv_report *out, const struct pv_report *in, const struct pv_view *v)
 {
 	unsigned n = in->n_paths;
-	const char *target = v->funcs;
 	*out = *in;
 	out->funcs = NULL;
 	out->arcs = NULL;
@@ -112,104 +236,29 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	out->n_funcs = out->n_arcs = out->n_paths = 0;
 	memset(out->run_total, 0, sizeof(out->run_total)); /* summed below */
 
-	char *under = calloc(n + 1, 1), *reach = calloc(n + 1, 1);
-	unsigned *dist = calloc(n + 1, sizeof(*dist));
-	int *index_of = malloc((n + 1) * sizeof(*index_of));
-	/* What flows into the focus through each of its callers' paths, and
-	 * each path's raw total in the input and what of it flows so. */
-	uint64_t (*flow)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*flow));
-	uint64_t (*raw_in)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_in));
-	uint64_t (*raw_flow)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_flow));
-	uint64_t (*raw_out)[PV_MAX_EVENTS] = calloc(n + 1, sizeof(*raw_out));
+	struct marks m;
 	struct building b = { in, out, malloc((in->n_funcs + 1) * sizeof(int)), NULL };
 	out->funcs = calloc(in->n_funcs + 1, sizeof(*out->funcs));
 	out->arcs = calloc(n + 1, sizeof(*out->arcs));
 	out->paths = calloc(n + 1, sizeof(*out->paths));
 	int status = -1;
-	if (!under || !reach || !dist || !index_of || !flow || !raw_in || !raw_flow || !raw_out ||
-	    !b.func_of ||
-	    !out->funcs || !out->arcs || !out->paths)
+	if (marks_alloc(&m, n) < 0 || !b.func_of || !out->funcs || !out->arcs || !out->paths)
 		goto done;
 	memset(b.func_of, -1, (in->n_funcs + 1) * sizeof(int));
 
-	/* Parents come before children: one pass down, one up. */
-	for (unsigned i = 0; i < n; i++) {
-		const struct pv_rpath *p = &in->paths[i];
-		int parent_under = p->parent >= 0 && under[p->parent];
-		if (v->kind == PV_VIEW_WHOLE) {
-			under[i] = 1;
-			dist[i] = p->parent >= 0 ? dist[p->parent] + 1 : 0;
-		} else {
-			under[i] = target[p->func] || parent_under;
-			dist[i] = parent_under ? dist[p->parent] + 1 : 0;
-		}
-	}
-	for (unsigned i = n; i-- > 0;) {
-		const struct pv_rpath *p = &in->paths[i];
-		for (unsigned ev = 0; ev < in->nev; ev++) {
-			raw_in[i][ev] += p->raw_self[ev];
-			if (p->parent >= 0)
-				raw_in[p->parent][ev] += raw_in[i][ev];
-		}
-		int outermost = v->kind != PV_VIEW_WHOLE && target[p->func] &&
-				!(p->parent >= 0 && under[p->parent]);
-		if (outermost) {
-			reach[i] = 1;
-			memcpy(flow[i], p->total, sizeof(flow[i]));
-			memcpy(raw_flow[i], raw_in[i], sizeof(raw_flow[i]));
-			for (unsigned ev = 0; ev < in->nev; ev++)
-				out->run_total[ev] += p->total[ev];
-		}
-		if (p->parent >= 0 && reach[i] && (outermost || !under[i])) {
-			reach[p->parent] = 1;
-			for (unsigned ev = 0; ev < in->nev; ev++) {
-				flow[p->parent][ev] += flow[i][ev];
-				raw_flow[p->parent][ev] += raw_flow[i][ev];
-			}
-		}
-	}
+	mark_part(in, v, &m);
+	mark_flow(in, v, &m, out->run_total);
 	if (v->kind == PV_VIEW_WHOLE)
 		memcpy(out->run_total, in->run_total, sizeof(out->run_total));
-
-	for (unsigned i = 0; i < n; i++) {
-		const struct pv_rpath *p = &in->paths[i];
-		int deep_enough = !v->depth || dist[i] <= v->depth;
-		int keep = under[i] ? deep_enough : v->kind == PV_VIEW_FOCUS && reach[i];
-		index_of[i] = -1;
-		if (!keep)
-			continue;
-		struct pv_rpath *q = &out->paths[out->n_paths];
-		*q = *p;
-		q->parent = p->parent >= 0 ? index_of[p->parent] : -1;
-		memcpy(raw_out[out->n_paths], under[i] ? raw_in[i] : raw_flow[i], sizeof(raw_out[0]));
-		if (!under[i]) { /* a caller of the focus: only what flows through it */
-			memset(q->self, 0, sizeof(q->self));
-			memset(q->raw_self, 0, sizeof(q->raw_self));
-			memcpy(q->total, flow[i], sizeof(q->total));
-		}
-		index_of[i] = (int)out->n_paths++;
-	}
-	if (sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])raw_out) < 0)
+	keep_paths(in, v, &m, out);
+	if (sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])m.raw_out) < 0)
 		goto done;
-	/* Raw costs of a part: its own raw costs over the whole's. */
-	uint64_t raw_sum[PV_MAX_EVENTS] = { 0 };
-	for (unsigned i = 0; i < out->n_arcs; i++)
-		if (out->arcs[i].caller < 0)
-			for (unsigned ev = 0; ev < in->nev; ev++)
-				raw_sum[ev] += out->arcs[i].raw_total[ev];
-	memcpy(out->raw_run_total, raw_sum, sizeof(raw_sum));
+	sum_raw_run(out);
 	status = pv_report_sort(out);
 done:
 	pv_pairs_free(&b.arcs);
 	free(b.func_of);
-	free(under);
-	free(reach);
-	free(dist);
-	free(index_of);
-	free(flow);
-	free(raw_in);
-	free(raw_flow);
-	free(raw_out);
+	marks_free(&m);
 	if (status < 0) {
 		pv_report_free(out);
 		memset(out, 0, sizeof(*out));
