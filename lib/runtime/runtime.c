@@ -489,7 +489,7 @@ static void pv_init(void)
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	if (!pv_config.disabled) {
 		at_quick_exit(pv_runtime_at_quick_exit);
-		pv_signals_init();
+		pv_wrap_catch_fatal_signals();
 	}
 	pv_counters_mark_start();
 	if (pv_config.disabled) {

@@ -50,7 +50,4 @@ PV_HIDDEN void pv_runtime_module_closed(void *closing);
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
 
-/* Install the runtime's handlers for fatal signals left at their default. */
-PV_HIDDEN void pv_signals_init(void);
-
 #endif /* PV_RUNTIME_H */

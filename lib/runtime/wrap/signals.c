@@ -290,7 +290,7 @@ static int is_ours(const struct sigaction *k)
 		k->sa_sigaction == fatal_handler);
 }
 
-void pv_signals_init(void)
+void pv_wrap_catch_fatal_signals(void)
 {
 	for (int sig = 1; sig < PV_NSIG; sig++) {
 		struct sigaction now;

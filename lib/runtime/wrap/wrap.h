@@ -31,8 +31,12 @@ enum pv_next {
 	PV_NEXT_COUNT
 };
 
+/* What runtime.c starts, and the only calls it makes into this folder. */
 /* Look up every function of the table, while it is safe to. */
 PV_HIDDEN void pv_wrap_init(void);
+/* Install the runtime's handlers for fatal signals left at their default
+ * (signals.c), when the process is profiled. */
+PV_HIDDEN void pv_wrap_catch_fatal_signals(void);
 
 /* libc's function which; never NULL: a libc without the function the
  * program has just called ends the process as abort() would. */
