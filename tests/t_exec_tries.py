@@ -7,6 +7,7 @@ exit writes the whole run. Names that are not there are not written for at
 all; each of the nine exec functions is tried."""
 import json
 import os
+import tempfile
 import harness as h
 
 t = h.Tap()
@@ -55,6 +56,19 @@ with t.case("fail"):
          "fail: the exit's profile is the whole run, after the failed calls")
     t.ok(p.func("main") and p.func("main")["total"][0] >= p.func("work")["total"][0],
          "fail: main's frame closed at exit, its total covering the work")
+
+with t.case("a second output's .exec1 there already"):
+    # A file of an earlier run at prof.exec1.dot, none at prof.exec1.json:
+    # the attempts take an N free for both, and taking them back removes
+    # only what they wrote.
+    d = tempfile.mkdtemp(prefix="profviz-test-")
+    with open(os.path.join(d, "prof.exec1.dot"), "w") as f:
+        f.write("kept\n")
+    r = h.run([prog, "fail"], outputs="prof.json,prof.dot", env=ENV, workdir=d)
+    with open(os.path.join(d, "prof.exec1.dot")) as f:
+        t.eq(f.read(), "kept\n", "a file the attempts did not write is left as it was")
+    t.eq(sorted(os.listdir(d)), ["prof.dot", "prof.exec1.dot", "prof.json"],
+         "and none of theirs is left")
 
 # In a directory that is not there every file written for an attempt is
 # refused with a message: the messages count the attempts written for.

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 int pv_debug_level;
@@ -19,18 +20,28 @@ void pv_log_set_sink(pv_log_sink_fn *sink)
 void pv_log_write_line(int fd, const char *line)
 {
 	int saved_errno = errno;
-	char buf[PV_LOG_LINE_MAX + 1];
-	size_t len = strlen(line);
-	if (len > PV_LOG_LINE_MAX - 1)
-		len = PV_LOG_LINE_MAX - 1;
-	memcpy(buf, line, len);
-	buf[len++] = '\n';
-	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, buf + off, len - off);
-		if (w <= 0 && errno != EINTR)
+	/* The line and its newline in one writev, without a copy: a message may
+	 * come from a fatal signal's handler on the program's small sigaltstack,
+	 * where the line's own buffer is all the stack there is to spare. */
+	struct iovec part[2] = { { (void *)line, strlen(line) }, { (void *)"\n", 1 } };
+	int n = 2;
+	struct iovec *at = part;
+	while (n > 0) {
+		ssize_t w = writev(fd, at, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
 			break;
-		if (w > 0)
-			off += (size_t)w;
+		/* A short write: go on from where it stopped. */
+		while (n > 0 && (size_t)w >= at->iov_len) {
+			w -= (ssize_t)at->iov_len;
+			at++;
+			n--;
+		}
+		if (n > 0) {
+			at->iov_base = (char *)at->iov_base + w;
+			at->iov_len -= (size_t)w;
+		}
 	}
 	errno = saved_errno;
 }

@@ -183,17 +183,28 @@ void pv_runtime_at_quick_exit(void)
 	pv_runtime_exit_now();
 }
 
+/* Is no output's file with tag there yet? (A path that does not fit is
+ * not written, so it takes nothing.) */
+static int exec_n_free(struct pv_output_tag tag)
+{
+	char path[PATH_MAX];
+	for (unsigned i = 0; i < pv_config.n_outputs; i++)
+		if (pv_output_path(&pv_config.outputs[i], pv_pid, tag, path, sizeof(path)) == 0 &&
+		    access(path, F_OK) == 0)
+			return 0;
+	return 1;
+}
+
 int pv_runtime_before_exec(void)
 {
 	if (!pv_runtime_should_dump())
 		return 0;
-	/* The first free .execN, so that a chain of execs keeps every image's
-	 * files; a failed attempt's are taken back, so the next finds its N free. */
+	/* The first .execN free for every output, so that a chain of execs
+	 * keeps every image's files, and taking back a failed attempt's files
+	 * removes none it did not write; the next attempt finds its N free. */
 	struct pv_output_tag tag = { .child_pid = pv_child_pid };
-	char path[PATH_MAX];
 	for (tag.exec_n = 1; tag.exec_n < 1000; tag.exec_n++)
-		if (pv_output_path(&pv_config.outputs[0], pv_pid, tag, path, sizeof(path)) < 0 ||
-		    access(path, F_OK) != 0)
+		if (exec_n_free(tag))
 			break;
 	return dump_outside_hooks(0, tag.exec_n) == PV_NOTHING_WRITTEN ? 0 : tag.exec_n;
 }
