@@ -116,8 +116,14 @@ with t.case("read back, by event"):
     with open(r.file("prof.json")) as f:
         saved = json.load(f)
     t.eq(saved["kinds"], ["time"], "the run's clock is saved as a time")
-    older = dict(saved)
+    older = dict(saved, revision=2)
     del older["kinds"]
+    path = os.path.join(r.workdir, "no-kinds.json")
+    with open(path, "w") as f:
+        json.dump(dict(older, revision=3), f)
+    rep = report(path)
+    t.ok(rep.returncode == 2 and "1 events with 0 kinds" in rep.stderr,
+         "a revision 3 file without kinds is refused, saying so", diag=rep.stderr[-300:])
     for name, kinds, doubted in (("cycles", None, True), ("cpu-cycles", None, True),
                                  ("instructions", None, False), ("r003c", ["cycles"], True),
                                  ("cycles", ["count"], False)):

@@ -130,17 +130,23 @@ static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
 		     json_array_size(units), PV_MAX_EVENTS);
 		return;
 	}
+	/* From revision 3 every event says its kind; older files are judged. */
+	if ((l->revision >= 3 || kinds) && (!json_is_array(kinds) || json_array_size(kinds) != n)) {
+		fail(rd, "%zu events with %zu kinds", n, json_array_size(kinds));
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const char *name = json_string_value(json_array_get(names, i));
 		const char *unit = json_string_value(json_array_get(units, i));
 		const char *backend = json_string_value(json_array_get(backends, i));
-		const char *kind_name = json_string_value(json_array_get(kinds, i));
+		json_t *kind_value = json_array_get(kinds, i);
+		const char *kind_name = json_string_value(kind_value);
 		if (!name || !unit) {
 			fail(rd, "event %zu has no name or unit", i);
 			return;
 		}
 		enum pv_event_kind kind = pv_event_kind_of(name, unit);
-		if (kind_name && !pv_event_kind_named(kind_name, &kind)) {
+		if (kind_value && (!kind_name || !pv_event_kind_named(kind_name, &kind))) {
 			fail(rd, "event %zu is of no known kind ('%.32s')", i, kind_name);
 			return;
 		}

@@ -300,10 +300,7 @@ static void merge_run(struct merged *m, const struct pv_report *in, int first)
 	r->threads += in->threads;
 	r->stray_exits += in->stray_exits;
 	r->resyncs += in->resyncs;
-	r->losses.unrecorded_calls += in->losses.unrecorded_calls;
-	r->losses.merge_failures += in->losses.merge_failures;
-	r->losses.counters_lost += in->losses.counters_lost;
-	r->losses.rekeys_incomplete += in->losses.rekeys_incomplete;
+	pv_losses_add(&r->losses, &in->losses);
 	r->lost_records += in->lost_records;
 	if (in->wall_seconds > r->wall_seconds)
 		r->wall_seconds = in->wall_seconds;

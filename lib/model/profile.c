@@ -4,6 +4,14 @@
 #include <string.h>
 
 
+void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
+{
+	dst->unrecorded_calls += src->unrecorded_calls;
+	dst->merge_failures += src->merge_failures;
+	dst->counters_lost += src->counters_lost;
+	dst->rekeys_incomplete += src->rekeys_incomplete;
+}
+
 void pv_profile_init(struct pv_profile *p, unsigned nev)
 {
 	memset(p, 0, sizeof(*p));
@@ -177,10 +185,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 	dst->threads += src->threads;
 	dst->stray_exits += src->stray_exits;
 	dst->resyncs += src->resyncs;
-	dst->losses.unrecorded_calls += src->losses.unrecorded_calls;
-	dst->losses.merge_failures += src->losses.merge_failures;
-	dst->losses.counters_lost += src->losses.counters_lost;
-	dst->losses.rekeys_incomplete += src->losses.rekeys_incomplete;
+	pv_losses_add(&dst->losses, &src->losses);
 	for (unsigned i = 0; i < dst->nev; i++) {
 		dst->enabled[i] += src->enabled[i];
 		dst->running[i] += src->running[i];

@@ -93,6 +93,9 @@ struct pv_profile {
 
 void pv_profile_init(struct pv_profile *p, unsigned nev);
 
+/* dst's losses plus src's, each kind apart. */
+void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src);
+
 /* The record of function fn, of the arc caller -> callee, of the path
  * parent -> fn (parent NULL: called from uninstrumented code), each added
  * zeroed if new; NULL only when memory ran out. */

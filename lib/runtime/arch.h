@@ -65,14 +65,12 @@ static inline void pv_arch_call_on_stack(void (*fn)(void), void *top)
 
 #if !defined(__x86_64__) && !defined(__i386__)
 
-#include <time.h>
+#include "base/clock.h"
 #define PV_ARCH_HAS_RDPMC 0
 
 static inline uint64_t pv_arch_clock(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return pv_monotonic_ns();
 }
 
 static inline uint64_t pv_arch_rdpmc(uint32_t ecx)

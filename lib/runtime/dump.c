@@ -105,11 +105,6 @@ static int dump(int at_exit, int exec_n)
 	return status;
 }
 
-int pv_runtime_dump(int at_exit)
-{
-	return dump(at_exit, 0) < 0 ? -1 : 0;
-}
-
 int pv_runtime_dump_in_copy(void)
 {
 	/* Whoever held it at the fork is not in this copy to let go of it. */

@@ -24,10 +24,4 @@
  * root to find PMUs under (PV_SYSFS_ROOT but in tests). Returns out->n. */
 unsigned pv_events_parse(const char *list, const char *sysfs, struct pv_event_set *out);
 
-/* The identity (the TSC as its backend, or type and config) of an event perf
- * names without a PMU: "tsc", "cycles", "task-clock", "L1-dcache-load-misses".
- * 1, or 0 for any other name, e untouched. Profiles read back keep only
- * their events' names. */
-int pv_event_named(const char *name, struct pv_event *e);
-
 #endif /* PV_EVENTS_H */

@@ -12,9 +12,6 @@
 /* This thread's state; never NULL (a static sentinel before and after). */
 extern __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec")));
 
-/* Write the outputs now; at_exit closes the open frames first. */
-PV_HIDDEN int pv_runtime_dump(int at_exit);
-
 /* In the copy of a dying process that signals.c makes with a raw fork, where
  * no other thread exists: the runtime's lock afresh, then the at-exit dump. */
 PV_HIDDEN int pv_runtime_dump_in_copy(void);
