@@ -68,7 +68,7 @@
     " \u00b7 " + prof.functions.length + " functions \u00b7 " + prof.threads + " thread" +
     (prof.threads === 1 ? "" : "s");
   // When the hooks took much of the raw run, the command says so beside the
-  // thresholds (lib/trust.h), and the bar does too.
+  // thresholds (lib/model/trust.h), and the bar does too.
   const doubt = PV.graph.doubt();
   if (doubt) {
     const warn = document.createElement("span");

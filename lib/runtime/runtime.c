@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * runtime.c — the preloaded runtime: the hooks, start-up and exit, thread life.
+ * runtime.c — the preloaded runtime's entry: the hooks, start-up, thread life,
+ * fork. (Writing the profile is dump.c's, dlclose unload.c's.)
  *
- * The hooks do the common case inline (shadow.h) and leave the rest to slow
+ * The hooks do the common case inline (hooks.h) and leave the rest to slow
  * paths that mark the thread busy, so that anything they call which is itself
  * instrumented is ignored rather than recursed into.
  */
@@ -89,7 +90,7 @@ void pv_process_unlock(const sigset_t *saved)
 
 static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
 
-/* The TSC as the only event: fully inlined (shadow.h), every branch off the
+/* The TSC as the only event: fully inlined (hooks.h), every branch off the
  * straight line a tail call, so the line itself needs no saved registers. */
 static PV_NOINLINE void pv_enter_clock_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * runtime.h — what the runtime's entry (runtime.c) shares with the wrappers
- * it interposes on libc (interpose.c).
+ * runtime.h — what the runtime's entry (runtime.c, dump.c, unload.c) offers
+ * the wrappers it interposes on libc (runtime/wrap/).
  */
 #ifndef PV_RUNTIME_H
 #define PV_RUNTIME_H

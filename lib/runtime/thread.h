@@ -171,7 +171,7 @@ void pv_thread_release(struct pv_thread *t);
 /* The hooks' slow halves: everything the inlined paths leave out (new call
  * paths, stack growth, frames left by longjmp, stray exits), inside the
  * runtime boundary. A thread already inside the runtime, or not profiled,
- * records nothing. (Argument order as shadow.h's pv_enter_fn/pv_exit_fn.) */
+ * records nothing. (Argument order as hooks.h's pv_enter_fn/pv_exit_fn.) */
 void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
 void pv_thread_exit_slow(void *fn, struct pv_thread *t);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The call-graph math, driven by a scripted counter through the hooks the
- * runtime ships (shadow.h's pv_hook_enter/pv_hook_exit, with the slow paths
- * of lib/thread.c): exact calls, self and total for nested, recursive and
+ * runtime ships (runtime/hooks.h's pv_hook_enter/pv_hook_exit, with the slow paths
+ * of lib/runtime/thread.c): exact calls, self and total for nested, recursive and
  * mutually recursive sequences, checked against a brute-force model on
  * random call sequences too.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The sorted symbol tables (lib/symtab.c) against elfutils' own answer:
+ * The sorted symbol tables (lib/runtime/symtab.c) against elfutils' own answer:
  * every symbol of every object this test has mapped (itself, libc, libdw,
  * libelf, ...) is looked up at its start, its middle and just past its end,
  * and wherever the index decides, its name must be the one
