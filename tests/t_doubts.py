@@ -142,24 +142,29 @@ def part_profile(path):
     """A run where the hooks took a fifth of a percent, but three quarters of
     what runs below ns::outer(int): its million calls of leaf cost 1 ns each,
     the hooks 2 ns a call."""
-    names = ["main", "work", "ns::outer(int)", "leaf"]
-    # (parent, function, calls, self, raw_self), parents first
-    rows = [(None, 0, 1, 1000, 1000), (0, 1, 1, 10**9, 10**9), (0, 2, 1, 1000, 1000),
-            (2, 3, 10**6, 10**6, 3 * 10**6)]
-    total, raw = [0] * 4, [0] * 4
-    for i in reversed(range(4)):
+    profile_of(path, ["main", "work", "ns::outer(int)", "leaf"],
+               [(None, 0, 1, 1000, 1000), (0, 1, 1, 10**9, 10**9), (0, 2, 1, 1000, 1000),
+                (2, 3, 10**6, 10**6, 3 * 10**6)])
+
+
+def profile_of(path, names, rows):
+    """A saved profile of one thread: rows are (parent, function, calls, self,
+    raw_self), one call path each, parents first; the hooks cost 2 ns a call."""
+    n = len(rows)
+    total, raw = [0] * n, [0] * n
+    for i in reversed(range(n)):
         total[i] += rows[i][3]
         raw[i] += rows[i][4]
         if rows[i][0] is not None:
             total[rows[i][0]] += total[i]
             raw[rows[i][0]] += raw[i]
-    funcs = [{"id": i, "name": n, "module": "/bin/part", "address": hex(0x1000 + 16 * i),
+    funcs = [{"id": i, "name": name, "module": "/bin/part", "address": hex(0x1000 + 16 * i),
               "calls": rows[i][2], "self": [rows[i][3]], "total": [total[i]],
-              "raw_self": [rows[i][4]], "raw_total": [raw[i]]} for i, n in enumerate(names)]
+              "raw_self": [rows[i][4]], "raw_total": [raw[i]]} for i, name in enumerate(names)]
     arcs = [{"caller": rows[i][0], "callee": i, "calls": rows[i][2], "nested_calls": 0,
-             "total": [total[i]], "raw_total": [raw[i]]} for i in range(4)]
+             "total": [total[i]], "raw_total": [raw[i]]} for i in range(n)]
     paths = [{"parent": rows[i][0], "function": i, "calls": rows[i][2], "self": [rows[i][3]],
-              "total": [total[i]], "raw_self": [rows[i][4]]} for i in range(4)]
+              "total": [total[i]], "raw_self": [rows[i][4]]} for i in range(n)]
     with open(path, "w") as f:
         json.dump({"format": "profviz-1", "revision": 2, "program": "/bin/part", "pid": 1,
                    "events": ["tsc"], "backend": "tsc", "backends": ["tsc"], "units": ["ns"],
@@ -209,6 +214,20 @@ with t.case("a part of the run"):
     both = subprocess.run([PROFVIZ, "report", "--focus", "leaf", "--root", "leaf", part],
                           capture_output=True, text=True)
     t.ok(both.returncode == 2 and "not both" in both.stderr, "report: --focus or --root")
+
+with t.case("the flag leaves out nothing else"):
+    # gcc's list matches substrings: "match" would leave out str_match too,
+    # so it is not in the flag, and the report says why; leaf is.
+    path = os.path.join(tempfile.mkdtemp(prefix="profviz-doubts-"), "names.json")
+    profile_of(path, ["main", "match", "str_match", "leaf"],
+               [(None, 0, 1, 1000, 1000), (0, 1, 10**6, 10**6, 3 * 10**6),
+                (0, 2, 2, 10**6, 10**6), (0, 3, 10**6, 10**6, 3 * 10**6)])
+    rep = report(path)
+    flag = re.search(r"-finstrument-functions-exclude-function-list=(\S+)", rep.stdout)
+    t.ok(flag is not None and flag.group(1) == "leaf",
+         "the flag names only what matches no other function of the run", diag=rep.stdout[-900:])
+    t.ok("  match: not in the flag, which would leave out str_match too: mark it instead"
+         in rep.stdout, "and says which name it left out, and why")
 
 with t.case("not compensated"):
     r = h.run([exe, CPU_CALLS], env=dict(CPU_TIME, PROFVIZ_COMPENSATE="0"))

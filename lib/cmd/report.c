@@ -226,6 +226,24 @@ static int exclude_name(const char *name, char *out, size_t size)
 	return 1;
 }
 
+/* Another function of the run whose name gcc would match by name, which
+ * the flag would leave out as well (it matches substrings: "match" leaves
+ * out "str_match" too); NULL when there is none. */
+static const char *also_matched(const struct pv_report *r, const char *name)
+{
+	size_t len = strlen(name);
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		const char *other = r->funcs[i].sym.name;
+		size_t n = (size_t)(pv_name_params(other) - other);
+		if (n == len && !strncmp(other, name, n))
+			continue; /* the same name (an overload, a copy) */
+		const char *at = strstr(other, name);
+		if (at && at + len <= other + n)
+			return other;
+	}
+	return NULL;
+}
+
 #define PV_DOUBTS_SHOWN 12
 
 /* A function is listed when its hooks cost this share of the raw run or
@@ -291,15 +309,29 @@ static void doubts(const struct view *v)
 			j++;
 		listed += j == listed; /* overloads share a name */
 	}
+	/* gcc leaves out every function whose name contains a listed one: a
+	 * name that another function of this run contains is not listed. */
+	unsigned exact = 0;
+	const char *over[PV_DOUBTS_SHOWN];
+	for (unsigned i = 0; i < listed; i++) {
+		over[i] = also_matched(r, names[i]);
+		exact += !over[i];
+	}
 	printf("To cut the hooks' cost, build them without hooks (their time then counts\n"
 	       "in their callers'): mark them PROFVIZ_NO_INSTRUMENT (profviz.h)");
-	if (listed) {
+	if (exact) {
 		printf(", or with\ngcc add (it leaves out every function whose name contains one of "
-		       "these)\n  -finstrument-functions-exclude-function-list=");
-		for (unsigned i = 0; i < listed; i++)
-			printf("%s%s", i ? "," : "", names[i]);
+		       "these;\nnone of this run's other functions does)\n"
+		       "  -finstrument-functions-exclude-function-list=");
+		for (unsigned i = 0, n = 0; i < listed; i++)
+			if (!over[i])
+				printf("%s%s", n++ ? "," : "", names[i]);
 	}
 	printf("\n");
+	for (unsigned i = 0; i < listed; i++)
+		if (over[i])
+			printf("  %s: not in the flag, which would leave out %s too: mark it instead\n",
+			       names[i], over[i]);
 	free(order);
 }
 
