@@ -405,19 +405,26 @@ static void note_times(struct pv_counters *c, unsigned i, uint64_t enabled, uint
 	c->running[i] = c->running_base[i] + running;
 }
 
+/* Each group's time_enabled and time_running as its read(2) found them,
+ * kept aside until the read is known to be trusted: the descriptor may have
+ * become another file's meanwhile. (A mmap page stays the event's own
+ * whatever happens to its descriptor: rdpmc readings note theirs at once.) */
+struct group_times {
+	uint64_t enabled[PV_MAX_EVENTS], running[PV_MAX_EVENTS];
+	unsigned read; /* a bit per leader */
+};
+
 /* One read(2) of the group led by event lead; 0 on success. */
-static int read_group(struct pv_counters *c, int lead, uint64_t *values)
+static int read_group(struct pv_counters *c, int lead, uint64_t *values, struct group_times *gt)
 {
 	uint64_t buf[3 + PV_MAX_EVENTS];
-	uint64_t enabled, running;
 	int saved_errno = errno;
 	ssize_t got = read(__atomic_load_n(&c->fd[lead], __ATOMIC_RELAXED), buf, sizeof(buf));
 	errno = saved_errno;
-	if (pv_group_parse(buf, got, PV_MAX_EVENTS, values, &enabled, &running) < 0)
+	if (pv_group_parse(buf, got, PV_MAX_EVENTS, values, &gt->enabled[lead],
+			   &gt->running[lead]) < 0)
 		return -1;
-	for (unsigned i = 0; i < c->n; i++)
-		if (c->leader[i] == lead)
-			note_times(c, i, enabled, running);
+	gt->read |= 1u << lead;
 	return 0;
 }
 
@@ -429,6 +436,8 @@ PV_INLINE enum pv_counters_state read_all(struct pv_counters *c, const uint64_t 
 {
 	uint64_t group[PV_MAX_EVENTS][PV_MAX_EVENTS];
 	signed char group_state[PV_MAX_EVENTS] = { 0 }; /* per leader: 1 read, -1 failed */
+	struct group_times gt;
+	gt.read = 0;
 	enum pv_counters_state state = pv_counters_state(c);
 	if (unlikely(state != PV_COUNTERS_OPEN)) {
 		memcpy(now, floor, c->n * sizeof(uint64_t));
@@ -447,17 +456,24 @@ PV_INLINE enum pv_counters_state read_all(struct pv_counters *c, const uint64_t 
 			/* No rdpmc, or not readable in user space right now: ask the kernel. */
 			int lead = c->leader[i];
 			if (group_state[lead] == 0)
-				group_state[lead] = read_group(c, lead, group[lead]) == 0 ? 1 : -1;
+				group_state[lead] = read_group(c, lead, group[lead], &gt) == 0 ? 1 : -1;
 			if (group_state[lead] > 0)
 				v = c->base[i] + group[lead][c->slot[i]];
 		}
 		now[i] = v >= floor[i] ? v : floor[i];
 	}
 	/* The program took a descriptor while it was read: its number may be
-	 * another file's by now, so none of the readings is trusted. */
+	 * another file's by now, so none of the readings is trusted, nor the
+	 * times read with them. */
 	state = pv_counters_state(c);
-	if (unlikely(state != PV_COUNTERS_OPEN))
+	if (unlikely(state != PV_COUNTERS_OPEN)) {
 		memcpy(now, floor, c->n * sizeof(uint64_t));
+		return state;
+	}
+	if (gt.read)
+		for (unsigned i = 0; i < c->n; i++)
+			if (c->leader[i] >= 0 && (gt.read >> c->leader[i]) & 1)
+				note_times(c, i, gt.enabled[c->leader[i]], gt.running[c->leader[i]]);
 	return state;
 }
 

@@ -340,6 +340,46 @@ static void test_taken_while_read(void)
 	tap_is(now[0], 400, "taken while read: the reading stays at its floor");
 }
 
+/* The same with read(2): the TSC, read first, sees the program take the
+ * descriptors; the task-clock group read after it must keep neither its
+ * reading nor its times. */
+static struct pv_counters *taken_by_clock;
+
+static uint64_t clock_then_taken(void *ctx)
+{
+	(void)ctx;
+	__atomic_store_n(&taken_by_clock->state, PV_COUNTERS_LOST, __ATOMIC_SEQ_CST);
+	return 5000;
+}
+
+static void test_taken_while_read_by_read(void)
+{
+	struct pv_event_set set = { .n = 2 };
+	set.ev[0] = event("tsc", 1, 0, 0);
+	set.ev[1] = event("task-clock", 0, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct pv_counters c;
+	if (pv_counters_open(&c, &set) < 0 || c.backend[1] != PV_BACKEND_READ) {
+		tap_ok(1, "taken while read(2): # SKIP task-clock cannot be opened here");
+		return;
+	}
+	uint64_t floor[2] = { 0, 0 }, now[2];
+	pv_counters_read_simulated(&c, floor, now, sim_rdpmc, sim_clock, NULL);
+	uint64_t enabled = c.enabled[1], running = c.running[1];
+	for (volatile int i = 0; i < 2000000; i++)
+		; /* task-clock moves on */
+	taken_by_clock = &c;
+	tap_is(pv_counters_read_simulated(&c, now, now, sim_rdpmc, clock_then_taken, NULL),
+	       PV_COUNTERS_LOST, "taken while read(2): the reader says the events are lost");
+	tap_ok(c.enabled[1] == enabled && c.running[1] == running,
+	       "taken while read(2): the group's times are not kept (%" PRIu64 " ns enabled, "
+	       "before %" PRIu64 ")", c.enabled[1], enabled);
+	__atomic_store_n(&c.state, PV_COUNTERS_OPEN, __ATOMIC_SEQ_CST);
+	pv_counters_read_simulated(&c, now, now, sim_rdpmc, sim_clock, NULL);
+	tap_ok(c.enabled[1] > enabled, "read(2) trusted: its times are kept (%" PRIu64 " > %" PRIu64
+	       ")", c.enabled[1], enabled);
+	pv_counters_close(&c);
+}
+
 int main(void)
 {
 	test_groups();
@@ -348,6 +388,7 @@ int main(void)
 	test_tsc_conversion();
 	test_lost_for_good();
 	test_no_backend();
+	test_taken_while_read_by_read();
 	test_taken_while_read();
 	return tap_done();
 }
