@@ -136,6 +136,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 			dst->losses.merge_failures++;
 			continue;
 		}
+		d->kind = f->kind;
 		d->calls += f->calls;
 		for (unsigned i = 0; i < dst->nev; i++) {
 			d->self[i] += f->self[i];

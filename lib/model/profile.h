@@ -16,8 +16,16 @@
 #include "base/htab.h"
 #include "model/event.h"
 
+/* What a function of the profile stands for. */
+enum pv_func_kind {
+	PV_FUNC_PLAIN,  /* a function of the program */
+	PV_FUNC_SIGNAL, /* a signal's delivery: its handlers ran under it */
+	PV_FUNC_WAIT,   /* a wait in libc: its self is blocked time */
+};
+
 struct pv_fstat {
 	void *fn;
+	enum pv_func_kind kind; /* said by whoever adds its calls */
 	uint64_t calls;
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];

@@ -371,7 +371,8 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 	for (const struct pv_fstat *f = p->funcs; f; f = f->hh.next, i++) {
 		struct pv_rfunc *rf = &r->funcs[i];
 		rf->fn = f->fn;
-		rf->kind = names->name(names->arg, f->fn, &rf->sym);
+		rf->kind = f->kind;
+		names->name(names->arg, f->fn, f->kind, &rf->sym);
 		if (rf->sym.file)
 			pv_path_normalise(rf->sym.file); /* as compilers write it: a/b/../c.h */
 		rf->calls = f->calls;

@@ -15,13 +15,6 @@
 #include "model/profile.h"
 #include "model/symbol.h"
 
-/* What a function of the profile stands for. */
-enum pv_func_kind {
-	PV_FUNC_PLAIN,  /* a function of the program */
-	PV_FUNC_SIGNAL, /* a signal's delivery: its handlers ran under it */
-	PV_FUNC_WAIT,   /* a wait in libc: its self is blocked time */
-};
-
 /* Costs are in output units. self and total have the hooks' own cost taken
  * out when the run was compensated (raw_self, raw_total never). */
 struct pv_rfunc {
@@ -112,8 +105,8 @@ struct pv_report {
 /* How a report names the functions of a profile (the runtime's namer reads
  * its process's symbols, and knows its own stand-in addresses). */
 struct pv_namer {
-	/* Fill sym for fn (strings malloc'd); what fn stands for. */
-	enum pv_func_kind (*name)(void *arg, void *fn, struct pv_symbol *sym);
+	/* Fill sym for fn, which stands for what kind says (strings malloc'd). */
+	void (*name)(void *arg, void *fn, enum pv_func_kind kind, struct pv_symbol *sym);
 	/* For a function of an object unloaded, then loaded again where it was:
 	 * its address now, so its calls add up with the reloaded object's
 	 * (NULL: none is). May be NULL. */

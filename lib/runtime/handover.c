@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "runtime/naming.h"
 
 /* One thread's merge: where each of its nodes went among the paths. */
 struct merge {
@@ -51,6 +52,8 @@ static void merge_node(const struct pv_node *n, void *arg)
 	struct pv_profile *p = m->map.p;
 	merge_path(m, n);
 	struct pv_fstat *f = pv_profile_func(p, n->fn);
+	if (f)
+		f->kind = pv_runtime_kind_of(n->fn);
 	struct pv_astat *a = pv_profile_arc(p, n->parent->fn, n->fn);
 	if (!f || !a) {
 		p->losses.merge_failures++;

@@ -33,20 +33,20 @@ static void wait_symbol(const char *wait, struct pv_symbol *sym)
 	sym->module = strdup("");
 }
 
-static enum pv_func_kind name_function(void *symbolizer, void *fn, struct pv_symbol *sym)
+static void name_function(void *symbolizer, void *fn, enum pv_func_kind kind,
+			  struct pv_symbol *sym)
 {
-	int sig = pv_signal_of(fn);
-	if (sig) {
-		signal_symbol(sig, sym);
-		return PV_FUNC_SIGNAL;
-	}
-	const char *wait = pv_wait_name(fn);
-	if (wait) {
-		wait_symbol(wait, sym);
-		return PV_FUNC_WAIT;
-	}
-	pv_symbols_lookup(symbolizer, fn, sym);
-	return PV_FUNC_PLAIN;
+	if (kind == PV_FUNC_SIGNAL)
+		signal_symbol(pv_signal_of(fn), sym);
+	else if (kind == PV_FUNC_WAIT)
+		wait_symbol(pv_wait_name(fn), sym);
+	else
+		pv_symbols_lookup(symbolizer, fn, sym);
+}
+
+enum pv_func_kind pv_runtime_kind_of(const void *fn)
+{
+	return pv_signal_of(fn) ? PV_FUNC_SIGNAL : pv_wait_name(fn) ? PV_FUNC_WAIT : PV_FUNC_PLAIN;
 }
 
 struct pv_namer pv_runtime_namer(struct pv_symbolizer *s)

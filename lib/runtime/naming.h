@@ -10,6 +10,10 @@
 #include "model/report.h"
 #include "runtime/symbols.h"
 
+/* What the function at fn stands for: a signal's delivery, a libc wait (the
+ * runtime's stand-in addresses), or a function of the program. */
+enum pv_func_kind pv_runtime_kind_of(const void *fn);
+
 /* A namer for pv_report_build over s (NULL: addresses stay unnamed, as
  * "module+0xoffset" or raw). */
 struct pv_namer pv_runtime_namer(struct pv_symbolizer *s);

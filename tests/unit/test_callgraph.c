@@ -330,6 +330,10 @@ static void test_signal_frames(void)
 		       func((uintptr_t)&pv_signal_markers[14])->self[0],
 	       20, "signal: selves still add up to the run");
 	tap_ok(t->top == t->stack, "signal: stack empty again");
+	tap_ok(func((uintptr_t)&pv_signal_markers[14])->kind == PV_FUNC_SIGNAL &&
+		       func(A)->kind == PV_FUNC_PLAIN,
+	       "signal: the profile records the delivery as a signal's, the handler's caller as "
+	       "a function");
 }
 
 static void test_nested_signal(void)
