@@ -30,7 +30,15 @@ static const char usage[] =
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
 	"FUNC is a function's whole name, or its name without parameters.\n";
 
-int pv_cmd_dot(int argc, char **argv)
+/* What profviz dot was asked. */
+struct dot_options {
+	double node, edge;
+	unsigned long depth, nodes;
+	const char *focus, *root, *output, *event, *path;
+	int self_colour;
+};
+
+static enum pv_parsed parse_options(int argc, char **argv, struct dot_options *o)
 {
 	static const struct option longs[] = {
 		{ "node-threshold", required_argument, NULL, 'n' },
@@ -46,63 +54,76 @@ int pv_cmd_dot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	double node = PV_DEFAULT_NODE_THRESHOLD, edge = PV_DEFAULT_EDGE_THRESHOLD;
-	unsigned long depth = 0, nodes = PV_DEFAULT_NODES;
-	const char *focus = NULL, *root = NULL, *output = NULL, *event = NULL;
-	int self_colour = 0, opt;
+	*o = (struct dot_options){ .node = PV_DEFAULT_NODE_THRESHOLD,
+				   .edge = PV_DEFAULT_EDGE_THRESHOLD,
+				   .nodes = PV_DEFAULT_NODES };
+	int opt;
 	while ((opt = getopt_long(argc, argv, "n:e:o:h", longs, NULL)) != -1) {
 		int bad = 0;
 		switch (opt) {
-		case 'n': bad = pv_arg_percent("-n", optarg, &node); break;
-		case 'e': bad = pv_arg_percent("-e", optarg, &edge); break;
-		case 'f': focus = optarg; break;
-		case 'r': root = optarg; break;
-		case 'd': bad = pv_arg_count("--depth", optarg, &depth); break;
-		case 'N': bad = pv_arg_count("--nodes", optarg, &nodes); break;
-		case 's': self_colour = 1; break;
-		case 'E': event = optarg; break;
-		case 'o': output = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'n': bad = pv_arg_percent("-n", optarg, &o->node); break;
+		case 'e': bad = pv_arg_percent("-e", optarg, &o->edge); break;
+		case 'f': o->focus = optarg; break;
+		case 'r': o->root = optarg; break;
+		case 'd': bad = pv_arg_count("--depth", optarg, &o->depth); break;
+		case 'N': bad = pv_arg_count("--nodes", optarg, &o->nodes); break;
+		case 's': o->self_colour = 1; break;
+		case 'E': o->event = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'h': fputs(usage, stdout); return PV_HELPED;
 		default: bad = 1; fputs(usage, stderr); break;
 		}
 		if (bad)
-			return PV_EXIT_TROUBLE;
+			return PV_BAD_USAGE;
 	}
-	if (optind + 1 != argc || (focus && root)) {
-		fputs(focus && root ? "profviz dot: --focus or --root, not both\n" : usage, stderr);
-		return PV_EXIT_TROUBLE;
+	if (optind + 1 != argc || (o->focus && o->root)) {
+		fputs(o->focus && o->root ? "profviz dot: --focus or --root, not both\n" : usage,
+		      stderr);
+		return PV_BAD_USAGE;
 	}
-	if (output && strcmp(pv_output_format_of(output) ? pv_output_format_of(output)->extension
-							 : "", ".dot")) {
+	const struct pv_format *format = o->output ? pv_output_format_of(o->output) : NULL;
+	if (o->output && (!format || strcmp(format->extension, ".dot"))) {
 		fprintf(stderr, "profviz dot: -o %s: a graph goes to a .dot file (profviz convert "
-			"writes the other formats)\n", output);
-		return PV_EXIT_TROUBLE;
+			"writes the other formats)\n", o->output);
+		return PV_BAD_USAGE;
 	}
-	const char *path = argv[optind];
-	struct pv_loaded l;
-	if (pv_load(path, &l) < 0)
-		return PV_EXIT_TROUBLE;
+	o->path = argv[optind];
+	return PV_PARSED;
+}
 
-	if (event && pv_lead_with_event(&l, event) < 0) {
-		pv_loaded_free(&l);
+/* The graph of shown as asked, to -o's file or standard output. */
+static int write_graph(struct pv_report *shown, const struct dot_options *o)
+{
+	shown->node_threshold = o->node;
+	shown->edge_threshold = o->edge;
+	shown->max_nodes = (unsigned)o->nodes;
+	shown->colour_by_self = o->self_colour;
+	int failed = o->output ? pv_output_write_file(o->output, pv_write_dot, shown)
+			       : pv_write_dot(stdout, shown) | fflush(stdout);
+	return failed ? PV_EXIT_TROUBLE : 0;
+}
+
+int pv_cmd_dot(int argc, char **argv)
+{
+	struct dot_options o;
+	enum pv_parsed parsed = parse_options(argc, argv, &o);
+	if (parsed != PV_PARSED)
+		return parsed == PV_HELPED ? 0 : PV_EXIT_TROUBLE;
+	struct pv_loaded l;
+	if (pv_load(o.path, &l) < 0)
 		return PV_EXIT_TROUBLE;
-	}
-	struct pv_report part, *shown = &l.r;
 	int status = PV_EXIT_TROUBLE;
-	struct pv_view_asked asked = { focus, root, depth, event };
-	if (focus || root || depth) {
+	struct pv_report part, *shown = &l.r;
+	struct pv_view_asked asked = { o.focus, o.root, o.depth, o.event };
+	if (o.event && pv_lead_with_event(&l, o.event) < 0)
+		goto out;
+	if (o.focus || o.root || o.depth) {
 		if (pv_view_asked_build(&part, &l, &asked, "dot") < 0)
 			goto out;
 		shown = &part;
 	}
 	shown->view_options = pv_view_asked_options(&asked);
-	shown->node_threshold = node;
-	shown->edge_threshold = edge;
-	shown->max_nodes = (unsigned)nodes;
-	shown->colour_by_self = self_colour;
-	int failed = output ? pv_output_write_file(output, pv_write_dot, shown)
-			    : pv_write_dot(stdout, shown) | fflush(stdout);
-	status = failed ? PV_EXIT_TROUBLE : 0;
+	status = write_graph(shown, &o);
 	if (shown == &part)
 		pv_report_free(&part);
 out:

@@ -335,7 +335,16 @@ static void doubts(const struct view *v)
 	free(order);
 }
 
-int pv_cmd_report(int argc, char **argv)
+/* What profviz report was asked. */
+struct report_options {
+	struct pv_view_asked asked;
+	unsigned long top;
+	const char *event, *path;
+	enum sort_key key;
+	int exact, colour;
+};
+
+static enum pv_parsed parse_options(int argc, char **argv, struct report_options *o)
 {
 	static const struct option longs[] = {
 		{ "top", required_argument, NULL, 't' },   { "sort", required_argument, NULL, 's' },
@@ -344,25 +353,24 @@ int pv_cmd_report(int argc, char **argv)
 		{ "focus", required_argument, NULL, 'f' }, { "root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },        { 0 }
 	};
-	struct pv_view_asked asked = { 0 };
-	unsigned long top = 25;
-	const char *sort = "self", *event = NULL, *colour = "auto";
-	int exact = 0, opt;
+	*o = (struct report_options){ .top = 25 };
+	const char *sort = "self", *colour = "auto";
+	int opt;
 	while ((opt = getopt_long(argc, argv, "n:e:h", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 		case 't':
-			if (pv_arg_count("--top", optarg, &top) < 0)
-				return PV_EXIT_TROUBLE;
+			if (pv_arg_count("--top", optarg, &o->top) < 0)
+				return PV_BAD_USAGE;
 			break;
 		case 's': sort = optarg; break;
-		case 'e': event = optarg; break;
-		case 'x': exact = 1; break;
+		case 'e': o->event = optarg; break;
+		case 'x': o->exact = 1; break;
 		case 'c': colour = optarg; break;
-		case 'f': asked.focus = optarg; break;
-		case 'r': asked.root = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return PV_EXIT_TROUBLE;
+		case 'f': o->asked.focus = optarg; break;
+		case 'r': o->asked.root = optarg; break;
+		case 'h': fputs(usage, stdout); return PV_HELPED;
+		default: fputs(usage, stderr); return PV_BAD_USAGE;
 		}
 	}
 	static const char *const keys[] = { "self", "total", "calls", "per-call", "name" };
@@ -370,48 +378,64 @@ int pv_cmd_report(int argc, char **argv)
 	for (int i = 0; i < 5; i++)
 		if (!strcmp(sort, keys[i]))
 			key = i;
-	int colour_on = !strcmp(colour, "always") ? 1 : !strcmp(colour, "never") ? 0
-		      : !strcmp(colour, "auto") ? isatty(STDOUT_FILENO) : -1;
-	if (key < 0 || colour_on < 0 || optind + 1 != argc || (asked.focus && asked.root)) {
-		if (asked.focus && asked.root)
+	o->colour = !strcmp(colour, "always") ? 1 : !strcmp(colour, "never") ? 0
+		  : !strcmp(colour, "auto") ? isatty(STDOUT_FILENO) : -1;
+	if (key < 0 || o->colour < 0 || optind + 1 != argc || (o->asked.focus && o->asked.root)) {
+		if (o->asked.focus && o->asked.root)
 			fputs("profviz report: --focus or --root, not both\n", stderr);
 		else if (key < 0)
 			fprintf(stderr, "profviz report: --sort %s: use self, total, calls, per-call "
 				"or name\n", sort);
-		else if (colour_on < 0)
+		else if (o->colour < 0)
 			fprintf(stderr, "profviz report: --color %s: use auto, always or never\n",
 				colour);
 		else
 			fputs(usage, stderr);
-		return PV_EXIT_TROUBLE;
+		return PV_BAD_USAGE;
 	}
+	o->key = (enum sort_key)key;
+	o->path = argv[optind];
+	return PV_PARSED;
+}
+
+/* The tables, then what is in doubt. */
+static int print_report(const struct view *v, unsigned long top)
+{
+	heading(v);
+	flat(v, (unsigned)top);
+	arcs(v, (unsigned)top);
+	doubts(v);
+	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
+}
+
+int pv_cmd_report(int argc, char **argv)
+{
+	struct report_options o;
+	enum pv_parsed parsed = parse_options(argc, argv, &o);
+	if (parsed != PV_PARSED)
+		return parsed == PV_HELPED ? 0 : PV_EXIT_TROUBLE;
 	struct pv_loaded l;
-	if (pv_load(argv[optind], &l) < 0)
+	if (pv_load(o.path, &l) < 0)
 		return PV_EXIT_TROUBLE;
-	struct view v = { &l.r, 0, (enum sort_key)key, exact, colour_on,
+	struct view v = { &l.r, 0, o.key, o.exact, o.colour,
 			  pv_report_event(&l.r, "instructions"), pv_report_event(&l.r, "cycles") };
-	if (event) {
-		int i = pv_report_event(&l.r, event);
-		if (i < 0) {
-			fprintf(stderr, "profviz report: %s has no event '%s'\n", argv[optind], event);
-			pv_loaded_free(&l);
-			return PV_EXIT_TROUBLE;
-		}
-		v.ev = (unsigned)i;
-	}
+	int status = PV_EXIT_TROUBLE;
 	struct pv_report part;
-	if ((asked.focus || asked.root) && pv_view_asked_build(&part, &l, &asked, "report") < 0) {
-		pv_loaded_free(&l);
-		return PV_EXIT_TROUBLE;
+	int ev = o.event ? pv_report_event(&l.r, o.event) : 0;
+	if (ev < 0) {
+		fprintf(stderr, "profviz report: %s has no event '%s'\n", o.path, o.event);
+		goto out;
 	}
-	if (asked.focus || asked.root)
+	v.ev = (unsigned)ev;
+	if (o.asked.focus || o.asked.root) {
+		if (pv_view_asked_build(&part, &l, &o.asked, "report") < 0)
+			goto out;
 		v.r = &part;
-	heading(&v);
-	flat(&v, (unsigned)top);
-	arcs(&v, (unsigned)top);
-	doubts(&v);
+	}
+	status = print_report(&v, o.top);
 	if (v.r == &part)
 		pv_report_free(&part);
+out:
 	pv_loaded_free(&l);
-	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
+	return status;
 }
