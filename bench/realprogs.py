@@ -3,7 +3,10 @@
 instrumented and without inlining (every hook a real call, every function a
 real frame for perf), cached in build/progs. Each builder returns
 (argv, None) for a run of some 0.5-1 s natively, or (None, why) when the
-source cannot be had."""
+source cannot be had. native_twin() builds, for any of them, the same
+sources with the same flags minus -finstrument-functions: the program as
+it runs without instrumentation, the truth of bench/truth.py."""
+import ast
 import base64
 import os
 import random
@@ -29,6 +32,53 @@ def base64_text(name, nbytes, seed):
             f.write(base64.encodebytes(random.Random(seed).randbytes(nbytes)))
         os.rename(path + ".tmp", path)
     return path
+
+
+INSTRUMENT_FLAG = "-finstrument-functions"
+
+
+def build_command(exe):
+    """The command that built exe: tests/harness.py's build() records it in
+    EXE.cmd, the Makefile records the bench programs' flags in
+    build/bench/cflags, and minigzip's is harness.build_zlib_program's."""
+    stamp = exe + ".cmd"
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            return ast.literal_eval(f.read())
+    bench = os.path.join(ROOT, "build", "bench")
+    if os.path.dirname(exe) == bench:
+        with open(os.path.join(bench, "cflags")) as f:
+            return f.read().split() + ["-o", exe, os.path.join(ROOT, "bench",
+                                                                os.path.basename(exe) + ".c")]
+    if os.path.basename(exe) == "zlib-minigzip":
+        src, why = h.fetch_source("zlib")
+        if src:
+            return (["gcc"] + h.INSTRUMENT + h.NO_INLINE +
+                    ["-w", "-I", src, "-o", exe, os.path.join(src, "test", "minigzip.c")] +
+                    [os.path.join(src, f + ".c") for f in h.ZLIB])
+    raise RuntimeError("no known build command for " + exe)
+
+
+def native_twin(argv):
+    """argv with its program replaced by the native twin: the same command
+    minus -finstrument-functions, built into PROG-native when out of date.
+    Every other flag stays, -fno-inline included, so that both builds have
+    the same functions as real frames."""
+    exe = os.path.abspath(argv[0])
+    cmd = build_command(exe)
+    if INSTRUMENT_FLAG not in cmd:
+        raise RuntimeError("%s is not built with %s" % (exe, INSTRUMENT_FLAG))
+    out = exe + "-native"
+    cmd = [a for a in cmd if a != INSTRUMENT_FLAG]
+    cmd[cmd.index("-o") + 1] = out
+    stamp = out + ".cmd"
+    fresh = os.path.exists(out) and os.path.exists(stamp) and \
+        open(stamp).read() == repr(cmd) and os.path.getmtime(out) >= os.path.getmtime(exe)
+    if not fresh:
+        subprocess.run(cmd, check=True)
+        with open(stamp, "w") as f:
+            f.write(repr(cmd))
+    return [out] + list(argv[1:])
 
 
 def sqlite_amalgamation(src):

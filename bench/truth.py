@@ -3,20 +3,26 @@
 """The time truth for a profile: where a program's time goes when it runs
 without profviz, by sampling, and how far profviz's shares are from it.
 
-usage: truth.py [--freq HZ] [--json OUT] [--noise] -- PROG ARGS...
+usage: truth.py [--freq HZ] [--json OUT] [--noise] [--twin TWIN] -- PROG ARGS...
 
-1. Runs PROG without the preload under
-   `perf record -e cpu-clock -F HZ --call-graph dwarf`, and charges each sample
-   to the innermost frame that is one of the program's instrumented functions
-   (the functions profviz reports for the executable). Samples inside glibc's
-   no-op hooks are dropped: the user wants the program as built without
-   -finstrument-functions. Samples with no such frame (start-up, exit) are
-   outside the run.
+1. The truth: perf samples TWIN, PROG's native twin (the same sources and
+   flags minus -finstrument-functions, bench/realprogs.py builds it), run
+   with PROG's arguments under
+   `perf record -e cpu-clock -F HZ --call-graph dwarf`, and each sample is
+   charged to the innermost frame that is one of the functions profviz
+   reports for PROG's executable: a function built without hooks counts in
+   its caller, as in the profile. Samples with no such frame (start-up,
+   exit) are outside the run.
+   Without --twin the truth is PROG itself run without the preload, with
+   glibc's no-op hooks, and samples inside them dropped. With --twin that
+   run is measured too, against the twin ("no-op hooks"): how far the
+   instrumented binary alone is from the program.
 2. Runs PROG with profviz preloaded (one JSON, compensated and raw costs).
 3. Compares self shares by total variation distance over the functions with
    at least 0.5% in either (the rest pooled as one), and the inclusive share of
    every arc the graph shows, in points of the run.
-With --noise, a second perf run against the first gives the noise floor.
+With --noise, a second perf run of the truth against the first gives the
+noise floor.
 
 Build PROG with -fno-inline (and the like) so that every instrumented
 function is a real frame for the sampler too, as bench/ and the tests do.
@@ -26,6 +32,7 @@ import collections
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -95,6 +102,19 @@ STACK_BOTTOMS = ("__libc_start_call_main", "__libc_start_main", "start_thread", 
                  "clone")
 
 
+# The parts gcc splits off a function (its cold path; clones where the flags
+# allow them) are its time: perf names them NAME.cold, NAME.part.0 ...
+SPLIT_OFF = re.compile(r"(\.(cold|part|isra|constprop|lto_priv)(\.\d+)?)+$")
+
+
+def instrumented(sym, functions):
+    """The instrumented function whose code sym is, or None."""
+    if sym in functions:
+        return sym
+    base = SPLIT_OFF.sub("", sym)
+    return base if base in functions else None
+
+
 def truth_from(samples, program, functions):
     """Self and arc-inclusive sample counts, charged to the program's own
     instrumented functions."""
@@ -104,7 +124,8 @@ def truth_from(samples, program, functions):
     for stack in samples:
         if stack and stack[0][0].split("@")[0] in HOOKS:
             continue  # inside a no-op hook or its PLT stub: time the hooks add
-        mine = [sym for sym, dso in stack if dso == program and sym in functions]
+        mine = [fn for fn in (instrumented(sym, functions) for sym, dso in stack
+                              if dso == program) if fn]
         if not mine:
             continue
         counted += 1
@@ -170,36 +191,70 @@ def shares_of(counted, self_n, arc_n):
     return ({k: v / n for k, v in self_n.items()}, {k: v / n for k, v in arc_n.items()})
 
 
-def compare(argv, freq=10000, noise=False, callgraph="dwarf,32768"):
+RUNS_FOR_SAMPLES = 16  # the most runs pooled to reach the samples asked for
+
+
+def sampled(argv, freq, workdir, callgraph, functions, least=0):
+    """perf's self and arc shares of argv, charged to functions: one run, or
+    as many as give `least` samples in all (a native twin runs in a fraction
+    of the instrumented binary's time, and a higher rate than perf's usual
+    10 kHz makes perf's own work distort the shares)."""
+    counted, self_n, arc_n = 0, collections.Counter(), collections.Counter()
+    for _ in range(RUNS_FOR_SAMPLES):
+        c, s, a = truth_from(perf_samples(argv, freq, workdir, callgraph),
+                             os.path.realpath(argv[0]), functions)
+        counted, self_n, arc_n = counted + c, self_n + s, arc_n + a
+        if counted >= least:
+            break
+    return counted, shares_of(counted, self_n, arc_n)
+
+
+def distance(mine, truth, shown):
+    """Self-share TVD and worst shown arc of (self, arcs) shares against the truth's."""
+    d, arc = worst_arc(mine[1], truth[1], shown)
+    return {"self_tvd": tvd(mine[0], truth[0]), "worst_arc_points": 100 * d,
+            "worst_arc": list(arc) if arc else None}
+
+
+def compare(argv, freq=10000, noise=False, callgraph="dwarf,32768", twin=None, least=0):
+    """profviz on argv against perf on twin (argv's native twin) or, without
+    one, on argv run without the preload; each perf measurement pools runs
+    until it has `least` samples."""
     workdir = tempfile.mkdtemp(prefix="profviz-truth-")
     argv = [os.path.abspath(argv[0])] + list(argv[1:])
+    reference = [os.path.abspath(twin[0])] + list(twin[1:]) if twin else argv
     program = os.path.realpath(argv[0])
     profile = profviz_run(argv, workdir)
     functions = {f["name"] for f in profile["functions"] if f["module"] == program}
-    counted, self_n, arc_n = truth_from(perf_samples(argv, freq, workdir, callgraph), program, functions)
-    truth_self, truth_arcs = shares_of(counted, self_n, arc_n)
-    result = {"program": " ".join(argv), "samples": counted, "calls":
-              sum(f["calls"] for f in profile["functions"]),
+    counted, truth_shares = sampled(reference, freq, workdir, callgraph, functions, least)
+    truth_self, truth_arcs = truth_shares
+    result = {"program": " ".join(argv), "truth": " ".join(reference), "samples": counted,
+              "calls": sum(f["calls"] for f in profile["functions"]),
               "overhead": profile.get("overhead"), "clamped": profile.get("clamped")}
+    graph_arcs = None
     for label, raw in (("raw", True), ("compensated", False)):
         mine_self, mine_arcs = profviz_shares(profile, raw)
         shown = [a for a, v in mine_arcs.items() if v >= ARC_SHOWN and a[1] in functions and
                  (a[0] is None or a[0] in functions)]
-        d, arc = worst_arc(mine_arcs, truth_arcs, shown)
-        result[label] = {"self_tvd": tvd(mine_self, truth_self), "worst_arc_points": 100 * d,
-                         "worst_arc": list(arc) if arc else None,
-                         "arcs": {"%s -> %s" % a: v for a, v in mine_arcs.items()},
-                         "top": sorted(((n, mine_self.get(n, 0), truth_self.get(n, 0))
-                                        for n in set(mine_self) | set(truth_self)),
-                                       key=lambda x: -x[2])[:8]}
+        graph_arcs = shown
+        result[label] = dict(distance((mine_self, mine_arcs), truth_shares, shown),
+                             arcs={"%s -> %s" % a: v for a, v in mine_arcs.items()},
+                             top=sorted(((n, mine_self.get(n, 0), truth_self.get(n, 0))
+                                         for n in set(mine_self) | set(truth_self)),
+                                        key=lambda x: -x[2])[:8])
+    if twin:
+        # The former truth: the instrumented binary with glibc's no-op
+        # hooks, over the arcs the (compensated) graph shows.
+        _, hooks_shares = sampled(argv, freq, workdir, callgraph, functions, least)
+        result["noop_hooks"] = distance(hooks_shares, truth_shares, graph_arcs)
     # perf's own shares, for comparing runs with each other (perf_vs_perf)
     result["perf_self"] = truth_self
     result["perf_arcs"] = {"%s -> %s" % a: v for a, v in truth_arcs.items()}
     if noise:
-        c2, s2, a2 = truth_from(perf_samples(argv, freq, workdir, callgraph), program, functions)
-        self2, arcs2 = shares_of(c2, s2, a2)
-        d, arc = worst_arc(arcs2, truth_arcs, [a for a, v in truth_arcs.items() if v >= ARC_SHOWN])
-        result["perf_vs_perf"] = {"self_tvd": tvd(self2, truth_self), "worst_arc_points": 100 * d}
+        _, again = sampled(reference, freq, workdir, callgraph, functions, least)
+        result["perf_vs_perf"] = distance(again, truth_shares,
+                                          [a for a, v in truth_arcs.items() if v >= ARC_SHOWN])
+    shutil.rmtree(workdir, ignore_errors=True)
     return result
 
 
@@ -210,22 +265,26 @@ def main():
     ap.add_argument("--noise", action="store_true", help="also perf against perf")
     ap.add_argument("--call-graph", default="dwarf,32768",
                     help="perf's unwinder: fp for programs built with frame pointers")
+    ap.add_argument("--samples", type=int, default=0,
+                    help="pool perf runs until each measurement has this many samples")
+    ap.add_argument("--twin", help="the native twin of PROG, sampled as the truth"
+                    " (bench/realprogs.py native_twin builds it)")
     ap.add_argument("argv", nargs=argparse.REMAINDER, help="-- PROG ARGS...")
     args = ap.parse_args()
     if args.argv and args.argv[0] == "--":
         args.argv = args.argv[1:]
     if not args.argv:
         ap.error("no program given")
-    r = compare(args.argv, args.freq, args.noise, args.call_graph)
-    print("%s: %d samples, %d calls" % (r["program"], r["samples"], r["calls"]))
-    for label in ("raw", "compensated"):
-        x = r[label]
-        print("  %-12s self-share TVD %5.1f %%   worst arc off by %4.1f points %s"
-              % (label, 100 * x["self_tvd"], x["worst_arc_points"], x["worst_arc"]))
-    if "perf_vs_perf" in r:
-        x = r["perf_vs_perf"]
-        print("  %-12s self-share TVD %5.1f %%   worst arc off by %4.1f points"
-              % ("perf vs perf", 100 * x["self_tvd"], x["worst_arc_points"]))
+    twin = [args.twin] + args.argv[1:] if args.twin else None
+    r = compare(args.argv, args.freq, args.noise, args.call_graph, twin, args.samples)
+    print("%s: %d samples of %s, %d calls" % (r["program"], r["samples"], r["truth"],
+                                              r["calls"]))
+    for label, key in (("raw", "raw"), ("compensated", "compensated"),
+                       ("no-op hooks", "noop_hooks"), ("perf vs perf", "perf_vs_perf")):
+        if key in r:
+            x = r[key]
+            print("  %-12s self-share TVD %5.1f %%   worst arc off by %4.1f points %s"
+                  % (label, 100 * x["self_tvd"], x["worst_arc_points"], x["worst_arc"] or ""))
     print("  %-28s %8s %8s %8s" % ("function", "raw", "comp", "perf"))
     for n, comp, truth in r["compensated"]["top"]:
         raw = dict((a, b) for a, b, _ in r["raw"]["top"]).get(n)
