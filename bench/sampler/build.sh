@@ -13,3 +13,4 @@ for b in none timer perf poll; do
 		cc $CFLAGS -o "$out/$b-$d" "$src/$d.c" "$src/$b.c" $extra -lrt
 	done
 done
+cc $CFLAGS -o "$out/lookcost" "$src/lookcost.c"

@@ -40,25 +40,37 @@ static void rate(void)
 	       (double)hits / cpu, (double)w / 1e9 / cpu, (unsigned long long)t.foreign);
 }
 
+/* CPU time of n calls of f, read once around them all. */
+static uint64_t cpu_of(void (*f)(void), int n)
+{
+	uint64_t t0 = thread_ns();
+	for (int i = 0; i < n; i++)
+		f();
+	return thread_ns() - t0;
+}
+
 /* Two functions of 3:1 work on one thread, for about 2 s of CPU. Truth: the
- * thread's CPU clock read around each call. */
+ * thread's CPU clock around 8000 calls of each alone, before and after (a
+ * clock read around every call would add a system call's time to each side
+ * and pull the truth towards 1:1). */
 static void split(void)
 {
 	struct smp_thread t = {0};
-	uint64_t truth[NSLOTS] = {0};
+	struct smp_thread unsampled = {0};
+	smp_self = &unsampled;
+	uint64_t ta = cpu_of(func_a, 8000), tb = cpu_of(func_b, 8000);
 	if (smp_thread_begin(&t)) { perror("sampler"); exit(1); }
-	uint64_t start = thread_ns(), now = start;
-	while (now - start < 2000000000u) {
-		uint64_t a = thread_ns();
-		func_a();
-		uint64_t b = thread_ns();
-		func_b();
-		now = thread_ns();
-		truth[SLOT_A] += b - a;
-		truth[SLOT_B] += now - b;
-	}
+	uint64_t start = thread_ns();
+	while (thread_ns() - start < 2000000000u)
+		for (int i = 0; i < 50; i++) {
+			func_a();
+			func_b();
+		}
 	smp_thread_end(&t);
-	double real = (double)truth[SLOT_A] / (double)(truth[SLOT_A] + truth[SLOT_B]);
+	smp_self = &unsampled;
+	ta += cpu_of(func_a, 8000);
+	tb += cpu_of(func_b, 8000);
+	double real = (double)ta / (double)(ta + tb);
 	printf("name=%s share_a=%.4f truth_a=%.4f error_points=%.2f samples=%llu\n", smp_name,
 	       share(&t, SLOT_A), real, 100 * (share(&t, SLOT_A) - real),
 	       (unsigned long long)(t.hits[SLOT_A] + t.hits[SLOT_B]));

@@ -7,6 +7,8 @@ equal work, CPU overhead against no sampling (paired runs), and the safety
 cases. Prints the raw lines, then a markdown table.
 SAMPLER_REPS (default 7): paired cost runs; accuracy runs 3 times."""
 import os
+import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -42,16 +44,20 @@ def measure(name, period):
     th = [run(exe + "-measure", ["threads", period], env) for _ in range(3)]
     row["threads_n"] = max(float(t["worst_vs_1_over_n_points"]) for t in th)
     row["threads_cpu"] = max(float(t["worst_vs_cpu_clock_points"]) for t in th)
-    ratios = []
+    ratios, per_sample = [], []
     for i in range(REPS):
         order = [("none-measure", {}), (exe + "-measure", env)]
         if i % 2:
             order.reverse()
-        cpu = {}
+        cpu, samples = {}, {}
         for e, en in order:
-            cpu[e] = float(run(e, ["cost", period], en)["cpu_s"])
+            r = run(e, ["cost", period], en)
+            cpu[e], samples[e] = float(r["cpu_s"]), int(r["samples"])
         ratios.append(cpu[exe + "-measure"] / cpu["none-measure"])
+        extra = cpu[exe + "-measure"] - cpu["none-measure"]
+        per_sample.append(1e6 * extra / max(samples[exe + "-measure"], 1))
     row["cost"] = 100 * (statistics.median(ratios) - 1)
+    row["per_sample"] = statistics.median(per_sample)
     row["cost_range"] = (100 * (min(ratios) - 1), 100 * (max(ratios) - 1))
     return row
 
@@ -63,18 +69,32 @@ def main():
         for name in CANDIDATES:
             rows[name, period] = measure(name, period)
     print("\n| candidate | period | samples per CPU-s | 3:1 split, worst error (points, 3 runs) "
-          "| 4 equal threads, worst vs 1/N / vs CPU clock (points) | CPU overhead, median (range) |")
-    print("|---|---|---|---|---|---|")
+          "| 4 equal threads, worst vs 1/N / vs CPU clock (points) | CPU overhead, median (range) | us of CPU per sample |")
+    print("|---|---|---|---|---|---|---|")
     for (name, period), r in rows.items():
         print(f"| {name} | {period // 1000} us | {r['rate']:.0f} | {r['split']:.2f} "
               f"| {r['threads_n']:.2f} / {r['threads_cpu']:.2f} "
-              f"| {r['cost']:+.1f} % ({r['cost_range'][0]:+.1f} to {r['cost_range'][1]:+.1f}) |")
+              f"| {r['cost']:+.1f} % ({r['cost_range'][0]:+.1f} to {r['cost_range'][1]:+.1f}) "
+              f"| {r['per_sample']:.1f} |")
+    run("lookcost", [])
     print("\nSafety (100 us period):")
     for name, (exe, env) in CANDIDATES.items():
         for case in ["blocked", "fork", "exec", "threads", "threads-noend"]:
             run(exe + "-safety", [case, 100000], env)
         for restart in ["0", "1"]:
             run(exe + "-safety", ["eintr", 100000], dict(env, SMP_RESTART=restart))
+    # A thread that blocks every signal, under a small RLIMIT_SIGPENDING: a
+    # signal queued per sample fills the queue, then the kernel falls back to
+    # SIGIO (fcntl(2), F_SETSIG), whose default action ends the program.
+    for name, (exe, env) in CANDIDATES.items():
+        e = dict(os.environ)
+        e.update(env)
+        p = subprocess.run([os.path.join(OUT, exe + "-safety"), "blocked", "100000"], env=e,
+                           capture_output=True, text=True,
+                           preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_SIGPENDING, (1000, 1000)))
+        how = (f"killed by {signal.Signals(-p.returncode).name}" if p.returncode < 0
+               else f"exit {p.returncode}")
+        print(f"name={name} RLIMIT_SIGPENDING=1000 blocked: {how} {p.stdout.strip()}", flush=True)
     # The control: a wall-clock timer signals during the sleeps, so the
     # EINTR test can fail.
     for restart in ["0", "1"]:

@@ -13,9 +13,9 @@ static inline uint64_t clock_ns(clockid_t c)
 }
 #define thread_ns() clock_ns(CLOCK_THREAD_CPUTIME_ID)
 
-static volatile uint64_t sink;
+static volatile uint64_t sink __attribute__((unused));
 
-__attribute__((noinline)) static void spin(long n)
+__attribute__((noinline, unused)) static void spin(long n)
 {
 	uint64_t x = sink;
 	for (long i = 0; i < n; i++)
@@ -24,7 +24,7 @@ __attribute__((noinline)) static void spin(long n)
 }
 
 /* Iterations of spin() per microsecond of this thread's CPU. */
-static long spin_per_us(void)
+static inline long spin_per_us(void)
 {
 	long n = 1 << 20;
 	uint64_t t0 = thread_ns();
