@@ -6,6 +6,7 @@
 #   make check-real real programs built from Debian source packages
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS each
 #   make bench      hook overhead per call (ns and instructions)
+#   make bench-sampler  the sampler candidates: rate, accuracy, cost, safety
 #   make SAN=address|thread check    the same under a sanitizer
 #   make WERROR=1 ...                warnings are errors (CI)
 #   make deps       install the Debian packages the build and tests need
@@ -200,6 +201,11 @@ bench:
 bench-truth: profviz.so | $(DEPS)
 	python3 bench/truth_table.py
 
+# The sampler candidates side by side (issue 18): standalone C programs under
+# bench/sampler/, rate, accuracy, cost and what each breaks; not in make check.
+bench-sampler:
+	python3 bench/sampler/run.py
+
 # The bench's workloads (every call a real call), and the counter-read
 # micro-benchmark on the plain core.
 BENCH_CFLAGS := -O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-calls \
@@ -224,7 +230,7 @@ clean:
 
 FORCE:
 
-.PHONY: all unit check demo bench bench-truth bench-progs deps clean FORCE
+.PHONY: all unit check demo bench bench-truth bench-sampler bench-progs deps clean FORCE
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
 # The targets link clang-built archives of the same layers, with coverage
