@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Builds the sampler candidates' drivers into build/bench/sampler/.
 set -e
 src=$(dirname "$0")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The signal handler that the two signal candidates share: charge one
  * sample (worth weight_ns) to the thread's current slot. Async-signal-safe:
  * no locks, no allocation, errno kept. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef HANDLER_H
 #define HANDLER_H
 #include <signal.h>

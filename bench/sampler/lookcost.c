@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What one look of the poll sampler costs: clock_gettime on another
  * thread's CPU clock (a system call; the vDSO serves only the global
  * clocks). The poll sampler pays this per registered thread per period. */

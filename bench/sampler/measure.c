@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Rate, accuracy and cost of one sampler candidate (linked with timer.c,
  * perf.c, poll.c or none.c). Usage: measure rate|split|threads|cost PERIOD_NS
  * Prints one line of key=value. */

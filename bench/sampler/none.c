@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* No sampling: the baseline the others' cost is measured against. */
 #include "sampler.h"
 const char *smp_name = "none";

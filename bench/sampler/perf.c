@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Candidate 2: a perf_event_open software task-clock sampling event per
  * thread, whose overflows raise a real-time signal on that thread
  * (O_ASYNC, F_SETSIG, F_SETOWN_EX F_OWNER_TID).

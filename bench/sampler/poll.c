@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Candidate 3: no signal. A sampler thread wakes at a fixed rate, reads each
  * registered thread's published slot and CPU clock, and charges the CPU time
  * the thread used since the previous look to the slot it is in now. Nothing

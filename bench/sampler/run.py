@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Measure the sampler candidates side by side (make bench-sampler).
 
 Builds bench/sampler/ into build/bench/sampler/, then for each candidate and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What one sampler candidate can break in a program (linked with timer.c,
  * perf.c, poll.c or none.c). Usage: safety eintr|blocked|fork|exec|threads|threads-noend PERIOD_NS
  * Prints one line of key=value. SMP_RESTART=1 installs the handler with

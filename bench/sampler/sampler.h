@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One sampler candidate behind a common face, so that the same driver
  * (measure.c, safety.c) measures each of them: timer.c, perf.c, poll.c,
  * and none.c (no sampling, the baseline for cost). */

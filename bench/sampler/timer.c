@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Candidate 1: a POSIX timer per thread on the thread's own CPU clock,
  * delivered to that thread (SIGEV_THREAD_ID) as a real-time signal.
  * SMP_TIMER_CLOCK=wall puts it on CLOCK_MONOTONIC instead (a wall-clock

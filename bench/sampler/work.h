@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The workloads the drivers share: a calibrated busy loop, and the thread
  * CPU clock that is their truth. */
 #ifndef WORK_H
