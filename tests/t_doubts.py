@@ -228,6 +228,18 @@ with t.case("the flag leaves out nothing else"):
          "the flag names only what matches no other function of the run", diag=rep.stdout[-900:])
     t.ok("  match: not in the flag, which would leave out str_match too: mark it instead"
          in rep.stdout, "and says which name it left out, and why")
+    # A part of the run: the flag still applies to the whole build, so a
+    # function outside the part counts too.
+    rooted = os.path.join(os.path.dirname(path), "rooted.json")
+    profile_of(rooted, ["main", "outer", "match", "str_match"],
+               [(None, 0, 1, 1000, 1000), (0, 1, 1, 1000, 1000), (1, 2, 10**6, 10**6, 3 * 10**6),
+                (0, 3, 2, 10**6, 10**6)])
+    rep = subprocess.run([PROFVIZ, "report", "--color", "never", "--root", "outer", rooted],
+                         capture_output=True, text=True)
+    t.ok("exclude-function-list=match" not in rep.stdout and
+         "  match: not in the flag, which would leave out str_match too" in rep.stdout,
+         "--root: a function outside the part still keeps a name out of the flag",
+         diag=rep.stdout[-700:])
 
 with t.case("not compensated"):
     r = h.run([exe, CPU_CALLS], env=dict(CPU_TIME, PROFVIZ_COMPENSATE="0"))

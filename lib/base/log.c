@@ -22,7 +22,9 @@ void pv_log_write_line(int fd, const char *line)
 	int saved_errno = errno;
 	/* The line and its newline in one writev, without a copy: a message may
 	 * come from a fatal signal's handler on the program's small sigaltstack,
-	 * where the line's own buffer is all the stack there is to spare. */
+	 * where the line's own buffer is all the stack there is to spare.
+	 * (POSIX does not list writev as async-signal-safe; glibc's is the bare
+	 * system call.) */
 	struct iovec part[2] = { { (void *)line, strlen(line) }, { (void *)"\n", 1 } };
 	int n = 2;
 	struct iovec *at = part;

@@ -3,7 +3,7 @@
  * log.h — profviz's messages to the user: one line each, "profviz: " first,
  * handed whole to a sink.
  *
- * The default sink writes the line to fd 2 with one write(2), so it cannot
+ * The default sink writes the line to fd 2 with one writev(2), so it cannot
  * mix with a program's buffered stderr. The runtime installs a sink of its
  * own at start-up (runtime/stderr.h: the stderr the process started with,
  * kept out of the program's way); the command and tests may install theirs.
@@ -23,7 +23,7 @@ typedef void pv_log_sink_fn(const char *line);
 /* Where messages go; NULL restores fd 2. */
 void pv_log_set_sink(pv_log_sink_fn *sink);
 
-/* Write line and a newline to fd, in one write(2) where it can: for sinks.
+/* Write line and a newline to fd, in one writev(2) where it can: for sinks.
  * errno is kept. */
 void pv_log_write_line(int fd, const char *line);
 

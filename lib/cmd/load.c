@@ -131,7 +131,8 @@ static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
 		return;
 	}
 	/* From revision 3 every event says its kind; older files are judged. */
-	if ((l->revision >= 3 || kinds) && (!json_is_array(kinds) || json_array_size(kinds) != n)) {
+	if ((l->revision >= 3 || (kinds && !json_is_null(kinds))) &&
+	    (!json_is_array(kinds) || json_array_size(kinds) != n)) {
 		fail(rd, "%zu events with %zu kinds", n, json_array_size(kinds));
 		return;
 	}
@@ -147,7 +148,8 @@ static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
 		}
 		enum pv_event_kind kind = pv_event_kind_of(name, unit);
 		if (kind_value && (!kind_name || !pv_event_kind_named(kind_name, &kind))) {
-			fail(rd, "event %zu is of no known kind ('%.32s')", i, kind_name);
+			fail(rd, "event %zu is of no known kind (%s%.32s%s)", i, kind_name ? "'" : "",
+			     kind_name ? kind_name : "not a string", kind_name ? "'" : "");
 			return;
 		}
 		if ((kind == PV_EVENT_TIME) != !strcmp(unit, "ns")) {

@@ -39,6 +39,7 @@ struct view {
 	enum sort_key key;
 	int exact, colour;
 	int ipc_instructions, ipc_cycles; /* event indexes, or -1 */
+	const struct pv_report *run; /* the whole run, whatever part r is */
 };
 
 static const struct view *sorting; /* qsort has no context argument */
@@ -314,7 +315,7 @@ static void doubts(const struct view *v)
 	unsigned exact = 0;
 	const char *over[PV_DOUBTS_SHOWN];
 	for (unsigned i = 0; i < listed; i++) {
-		over[i] = also_matched(r, names[i]);
+		over[i] = also_matched(v->run, names[i]); /* the flag applies to the build */
 		exact += !over[i];
 	}
 	printf("To cut the hooks' cost, build them without hooks (their time then counts\n"
@@ -418,7 +419,8 @@ int pv_cmd_report(int argc, char **argv)
 	if (pv_load(o.path, &l) < 0)
 		return PV_EXIT_TROUBLE;
 	struct view v = { &l.r, 0, o.key, o.exact, o.colour,
-			  pv_report_event(&l.r, "instructions"), pv_report_event(&l.r, "cycles") };
+			  pv_report_event(&l.r, "instructions"), pv_report_event(&l.r, "cycles"),
+			  &l.r };
 	int status = PV_EXIT_TROUBLE;
 	struct pv_report part;
 	int ev = o.event ? pv_report_event(&l.r, o.event) : 0;
