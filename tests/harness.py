@@ -86,6 +86,20 @@ class Tap:
         sys.exit(1 if self.failed else 0)
 
 
+def built_objects(build_dir, under="lib"):
+    """The objects of a flavour's build directory below under whose sources
+    are still there (a build directory may keep objects of files since
+    moved), sorted."""
+    found = []
+    for root, _, files in os.walk(os.path.join(build_dir, under)):
+        for name in files:
+            o = os.path.join(root, name)
+            src = os.path.join(ROOT, os.path.relpath(o, build_dir))[:-2]
+            if name.endswith(".o") and (os.path.exists(src + ".c") or os.path.exists(src + ".S")):
+                found.append(o)
+    return sorted(found)
+
+
 def build(name, sources=None, flags=(), compiler="gcc", libs=(), out=None):
     """Compile tests/progs sources into build/progs/<name>, if out of date."""
     os.makedirs(BUILD, exist_ok=True)

@@ -126,13 +126,7 @@ def objects_and_edges():
     defined). Only the project's own names count: a libc name the wrappers
     define is libc's to every other object (t_seam.py watches those)."""
     build = os.path.join(h.ROOT, "build", "plain")
-    objs = []
-    for root, _, files in os.walk(os.path.join(build, "lib")):
-        for name in files:
-            o = os.path.join(root, name)
-            src = os.path.join(h.ROOT, os.path.relpath(o, build))[:-2]
-            if name.endswith(".o") and (os.path.exists(src + ".c") or os.path.exists(src + ".S")):
-                objs.append(o)
+    objs = h.built_objects(build)
     defined, needs = {}, {}
     for o in objs:
         needs[o] = set()

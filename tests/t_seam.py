@@ -5,7 +5,6 @@ libc wrappers calls a function by a name that profviz.so itself wraps. Such
 a call binds to the runtime's own wrapper: a lock of the runtime's recorded
 as the program's wait with a hook run from inside the runtime, a sleep
 between hooks, an abort that writes a profile on the way out."""
-import glob
 import os
 import subprocess
 import harness as h
@@ -30,13 +29,9 @@ def names(argv):
 
 with t.case("seam"):
     wrapped = names(["nm", "-D", "--defined-only", SO])
-    # The runtime's objects, by the sources there are (a build directory
-    # may keep objects of files since moved).
-    built = os.path.join(FLAVOUR, "lib", "runtime")
-    objects = [o for o in sorted(glob.glob(os.path.join(built, "*.o")) +
-                                 glob.glob(os.path.join(built, "wrap", "*.o")))
-               if glob.glob(os.path.join(h.ROOT, os.path.relpath(o, FLAVOUR))[:-2] + ".[cS]")]
-    WRAPPERS = {os.path.basename(o)[:-2] for o in objects if os.path.basename(os.path.dirname(o)) == "wrap"}
+    objects = h.built_objects(FLAVOUR, os.path.join("lib", "runtime"))
+    WRAPPERS = {os.path.basename(o)[:-2] for o in objects
+                if os.path.basename(os.path.dirname(o)) == "wrap"}
     core = {os.path.basename(o)[:-2]: o for o in objects
             if os.path.basename(o)[:-2] not in WRAPPERS}
     t.ok({"runtime", "fds", "progress", "counters", "lock"} <= set(core),

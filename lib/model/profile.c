@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-
 void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
 {
 	dst->unrecorded_calls += src->unrecorded_calls;
