@@ -16,13 +16,13 @@ struct merge {
 /* A node's path: its parent's path extended by it. Fold edges count their
  * calls on the path of the node they fold into. Every edge's calls are also
  * calls its parent's path made (a signal's delivery is no hook call). */
-static void merge_path(struct merge *m, const struct pv_node *n)
+static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_kind kind)
 {
 	struct pv_profile *p = m->map.p;
 	struct pv_path *parent = n->parent->fn ? pv_path_map_get(&m->map, n->parent) : NULL;
 	if (n->parent->fn && !parent)
 		return; /* its parent could not be merged (no memory) */
-	if (parent && !pv_signal_of(n->fn)) {
+	if (parent && kind != PV_FUNC_SIGNAL) {
 		parent->callees += n->calls;
 		parent->callee_misses += n->misses;
 	}
@@ -50,10 +50,11 @@ static void merge_node(const struct pv_node *n, void *arg)
 {
 	struct merge *m = arg;
 	struct pv_profile *p = m->map.p;
-	merge_path(m, n);
+	enum pv_func_kind kind = pv_runtime_kind_of(n->fn);
+	merge_path(m, n, kind);
 	struct pv_fstat *f = pv_profile_func(p, n->fn);
 	if (f)
-		f->kind = pv_runtime_kind_of(n->fn);
+		f->kind = kind;
 	struct pv_astat *a = pv_profile_arc(p, n->parent->fn, n->fn);
 	if (!f || !a) {
 		p->losses.merge_failures++;
@@ -61,7 +62,7 @@ static void merge_node(const struct pv_node *n, void *arg)
 	}
 	f->calls += n->calls;
 	a->calls += n->calls;
-	if (m->ts && !pv_signal_of(n->fn)) {
+	if (m->ts && kind != PV_FUNC_SIGNAL) {
 		m->ts->calls += n->calls;
 		if (n->parent->fn)
 			m->ts->inner_misses += n->misses;
