@@ -10,6 +10,7 @@ static const char *const kind_names[] = {
 	[PV_EVENT_COUNT] = "count",
 	[PV_EVENT_TIME] = "time",
 	[PV_EVENT_CYCLES] = "cycles",
+	[PV_EVENT_SAMPLED] = "sampled",
 };
 
 const char *pv_event_kind_name(enum pv_event_kind k)

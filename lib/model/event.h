@@ -16,18 +16,20 @@ enum pv_event_kind {
 	PV_EVENT_COUNT,  /* things done: instructions, misses, page faults */
 	PV_EVENT_TIME,   /* a clock, in ns: the TSC, task-clock, cpu-clock */
 	PV_EVENT_CYCLES, /* processor cycles: a count, but spent as time is */
+	PV_EVENT_SAMPLED, /* time in ns, sampled by the runtime's sampler, not read
+			   * per call: CPU time, plus blocked time at libc's waits */
 };
 
 struct pv_event_desc {
 	char name[128];          /* as the user named it */
 	enum pv_event_kind kind;
-	char backend[8];         /* how it was read: "tsc", "rdpmc" or "read" */
+	char backend[8];         /* how it was read: "tsc", "rdpmc", "read", "sampler" */
 };
 
 /* Output units are ns for a time, plain counts for anything else. */
 static inline int pv_event_is_time(const struct pv_event_desc *e)
 {
-	return e->kind == PV_EVENT_TIME;
+	return e->kind == PV_EVENT_TIME || e->kind == PV_EVENT_SAMPLED;
 }
 
 /* "ns" or "count": the unit the outputs write. */
@@ -37,10 +39,18 @@ static inline const char *pv_event_unit(const struct pv_event_desc *e)
 }
 
 /* Whether a callee's work can hide part of the hooks' cost in this event
- * (compensate.h): time and cycles, but no count of things done. */
+ * (compensate.h): time and cycles read per call, but no count of things
+ * done, and no sampled time (samples in the runtime's code are dropped). */
 static inline int pv_event_hides_hooks(const struct pv_event_desc *e)
 {
-	return e->kind != PV_EVENT_COUNT;
+	return e->kind == PV_EVENT_TIME || e->kind == PV_EVENT_CYCLES;
+}
+
+/* Whether the event's amounts are estimates from samples (each carries a
+ * sampling error: pv_sampling_error). */
+static inline int pv_event_is_sampled(const struct pv_event_desc *e)
+{
+	return e->kind == PV_EVENT_SAMPLED;
 }
 
 /* How a run's raw counts become output units (the runtime's counters
@@ -51,7 +61,7 @@ struct pv_conversion {
 	double wall_seconds;                 /* since the run began */
 };
 
-/* "count", "time", "cycles": the kind's name in a saved profile. */
+/* "count", "time", "cycles", "sampled": the kind's name in a saved profile. */
 const char *pv_event_kind_name(enum pv_event_kind k);
 
 /* The kind named so; 0 if the name is none of them. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "model/profile.h"
 
+#include <math.h>
 #include <string.h>
 
 void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
@@ -9,6 +10,25 @@ void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
 	dst->merge_failures += src->merge_failures;
 	dst->counters_lost += src->counters_lost;
 	dst->rekeys_incomplete += src->rekeys_incomplete;
+}
+
+void pv_sampling_add(struct pv_sampling *dst, const struct pv_sampling *src)
+{
+	if (!dst->rate_hz)
+		dst->rate_hz = src->rate_hz;
+	dst->wall_seconds += src->wall_seconds;
+	dst->looks += src->looks;
+	dst->samples += src->samples;
+	dst->own_samples += src->own_samples;
+	dst->own_ns += src->own_ns;
+	dst->unsampled_ns += src->unsampled_ns;
+	dst->blocked_ns += src->blocked_ns;
+	dst->sampler_ns += src->sampler_ns;
+}
+
+double pv_sampling_error(uint64_t n)
+{
+	return n ? 1.0 / sqrt((double)n) : 1.0;
 }
 
 void pv_profile_init(struct pv_profile *p, unsigned nev)
@@ -137,6 +157,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 		}
 		d->kind = f->kind;
 		d->calls += f->calls;
+		d->samples += f->samples;
 		for (unsigned i = 0; i < dst->nev; i++) {
 			d->self[i] += f->self[i];
 			d->total[i] += f->total[i];
@@ -175,6 +196,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 		d->calls += x->calls;
 		d->callees += x->callees;
 		d->callee_misses += x->callee_misses;
+		d->samples += x->samples;
 		for (unsigned i = 0; i < dst->nev; i++) {
 			d->self[i] += x->self[i];
 			d->total[i] += x->total[i];
@@ -186,6 +208,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 	dst->stray_exits += src->stray_exits;
 	dst->resyncs += src->resyncs;
 	pv_losses_add(&dst->losses, &src->losses);
+	pv_sampling_add(&dst->sampling, &src->sampling);
 	for (unsigned i = 0; i < dst->nev; i++) {
 		dst->enabled[i] += src->enabled[i];
 		dst->running[i] += src->running[i];

@@ -27,6 +27,7 @@ struct pv_fstat {
 	void *fn;
 	enum pv_func_kind kind; /* said by whoever adds its calls */
 	uint64_t calls;
+	uint64_t samples; /* the sampler's looks charged to its self (0 unless sampled) */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
 	UT_hash_handle hh;
@@ -58,6 +59,7 @@ struct pv_path {
 	uint64_t calls;   /* entries, recursive ones (folded into it) included */
 	uint64_t callees; /* calls made from it through the hooks (not signal deliveries) */
 	uint64_t callee_misses; /* ... of which missed the cache (a costlier hook) */
+	uint64_t samples; /* the sampler's looks charged to its self */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS]; /* of its outermost activations */
 	UT_hash_handle hh; /* table order: every path after its parent */
@@ -72,6 +74,31 @@ struct pv_losses {
 				     * kept their old keys (retire.h): the thread
 				     * kept growing its index for two seconds */
 };
+
+/* How the run's time was sampled (runtime/sampler.h), when it was: the
+ * profile's event 0 is then that time (PV_EVENT_SAMPLED). */
+struct pv_sampling {
+	double rate_hz;        /* looks per second asked for; 0: not sampled */
+	double wall_seconds;   /* how long the sampler ran */
+	uint64_t looks;        /* rounds over the live threads */
+	uint64_t samples;      /* threads found running the program's code: charged */
+	uint64_t own_samples;  /* threads found inside profviz's code: dropped */
+	uint64_t own_ns;       /* ... and the CPU time those stood for */
+	uint64_t unsampled_ns; /* CPU time after a thread's last look, to its end */
+	uint64_t blocked_ns;   /* time blocked in libc's waits, measured around them */
+	uint64_t sampler_ns;   /* the sampler thread's own CPU time */
+};
+
+/* dst's sampling plus src's (rates: the first one's, if they differ). */
+void pv_sampling_add(struct pv_sampling *dst, const struct pv_sampling *src);
+
+/* The relative standard error of a share estimated from n samples: each
+ * look's charge is a count of a Poisson-like process, so 1/sqrt(n). */
+double pv_sampling_error(uint64_t n);
+
+/* Fewer samples than this and a function's sampled self is marked as
+ * uncertain in every output (its error is above about 30 %). */
+#define PV_FEW_SAMPLES 10
 
 /* One thread as a whole: how much it ran, in wall and CPU time. */
 struct pv_thread_stat {
@@ -97,6 +124,7 @@ struct pv_profile {
 	uint64_t enabled[PV_MAX_EVENTS]; /* perf time_enabled / time_running sums */
 	uint64_t running[PV_MAX_EVENTS];
 	struct pv_losses losses;
+	struct pv_sampling sampling;
 };
 
 void pv_profile_init(struct pv_profile *p, unsigned nev);

@@ -112,6 +112,7 @@ static int build_paths(struct pv_report *r, const struct pv_profile *p, struct f
 		rp->parent = parent ? parent->slot : -1;
 		rp->func = func;
 		rp->calls = x->calls;
+		rp->samples = x->samples;
 		path_of[i] = x;
 		slots[i].path = x;
 		slots[i].slot = i;
@@ -349,6 +350,7 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 	r->stray_exits = p->stray_exits;
 	r->resyncs = p->resyncs;
 	r->losses = p->losses;
+	r->sampling = p->sampling;
 	r->wall_seconds = conv->wall_seconds;
 	for (unsigned i = 0; i < p->nev; i++)
 		r->multiplexed[i] = conv->running_ratio[i];
@@ -376,6 +378,7 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 		if (rf->sym.file)
 			pv_path_normalise(rf->sym.file); /* as compilers write it: a/b/../c.h */
 		rf->calls = f->calls;
+		rf->samples = f->samples;
 		fn_slots[i].fn = f->fn;
 		fn_slots[i].slot = (int)i;
 		HASH_ADD_PTR(fns, fn, &fn_slots[i]);

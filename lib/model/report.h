@@ -23,6 +23,7 @@ struct pv_rfunc {
 	struct pv_symbol sym;
 	enum pv_func_kind kind;
 	uint64_t calls;
+	uint64_t samples; /* the sampler's looks charged to its self (sampled runs) */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
 	uint64_t raw_self[PV_MAX_EVENTS];
@@ -44,6 +45,7 @@ struct pv_rpath {
 	int parent; /* index in paths[], or -1 at the root */
 	int func;   /* function id */
 	uint64_t calls;
+	uint64_t samples; /* the sampler's looks charged to its self */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
 	uint64_t raw_self[PV_MAX_EVENTS];
@@ -83,6 +85,7 @@ struct pv_report {
 	uint64_t threads;
 	uint64_t stray_exits, resyncs;
 	struct pv_losses losses;
+	struct pv_sampling sampling; /* rate_hz 0: event 0 was not sampled */
 	uint64_t lost_records; /* arcs and paths left out: their functions were lost */
 	double wall_seconds;
 	double node_threshold, edge_threshold; /* percent */
