@@ -56,6 +56,10 @@ def timed(binary, size, preload, extra=None):
 
 def instructions(binary, size, preload, extra=None):
     e = env(preload, extra)
+    # callgrind counts every thread's instructions: the sampler's looks,
+    # many more in a run slowed 50 times, would read as hook cost.
+    if preload:
+        e.setdefault("PROFVIZ_RATE", "10")
     if preload:
         e["PROFVIZ_OUTPUT"] = os.path.join(tempfile.gettempdir(), "profviz-bench.json")
     p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
@@ -127,8 +131,12 @@ def main():
     print("profviz hook overhead per instrumented call, over glibc's no-op hooks")
     print("(%d paired runs each; instructions from callgrind, marginal between two sizes)"
           % REPS)
+    # The default: time sampled, hooks that count and keep the stack.
     for name, (binary, size, sizes) in WORKLOADS.items():
-        measure(name, binary, size, sizes, label="tsc")
+        measure(name, binary, size, sizes, label="count")
+    # PROFVIZ_TIME=hooks: the TSC read at every hook, no sampler.
+    for name, (binary, size, sizes) in WORKLOADS.items():
+        measure(name, binary, size, sizes, {"PROFVIZ_TIME": "hooks"}, label="tsc")
     measure_disabled("fib, PROFVIZ_DISABLE=1", "fib", "32", ("18", "22"))
     # The read(2) backend on a software event: what a hook costs with a syscall.
     measure("fib (recursive)", "fib", "25", ("14", "16"),

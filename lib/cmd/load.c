@@ -152,11 +152,11 @@ static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
 			     kind_name ? kind_name : "not a string", kind_name ? "'" : "");
 			return;
 		}
-		if ((kind == PV_EVENT_TIME) != !strcmp(unit, "ns")) {
+		pv_event_describe(&l->events[i], name, kind, backend ? backend : "tsc");
+		if (pv_event_is_time(&l->events[i]) != !strcmp(unit, "ns")) {
 			fail(rd, "event %zu: a %s in '%.32s'", i, pv_event_kind_name(kind), unit);
 			return;
 		}
-		pv_event_describe(&l->events[i], name, kind, backend ? backend : "tsc");
 	}
 	l->r.nev = (unsigned)n;
 	l->r.events = l->events;

@@ -57,6 +57,38 @@ static unsigned parse_whole(const char *name, const char *value, unsigned long m
 	return (unsigned)v;
 }
 
+/* PROFVIZ_TIME: "sampled" (the default) or "hooks". */
+static int parse_time_source(const char *value)
+{
+	if (!value || !*value || !strcmp(value, "sampled"))
+		return 0;
+	if (!strcmp(value, "hooks"))
+		return 1;
+	pv_log("PROFVIZ_TIME='%s' is not 'sampled' or 'hooks'; using sampled", value);
+	return 0;
+}
+
+/* PROFVIZ_RATE: looks per second, from PV_MIN_RATE_HZ to PV_MAX_RATE_HZ;
+ * "1k", "4k" say thousands. */
+static unsigned parse_rate(const char *value)
+{
+	static const char name[] = "PROFVIZ_RATE";
+	if (!value || !*value)
+		return PV_DEFAULT_RATE_HZ;
+	char *end;
+	errno = 0;
+	double v = strtod(value, &end);
+	if (end != value && (*end == 'k' || *end == 'K'))
+		v *= 1000, end++;
+	if (end == value || *end || errno || !isfinite(v) || v < PV_MIN_RATE_HZ ||
+	    v > PV_MAX_RATE_HZ) {
+		pv_log("%s='%s' is not a rate from %d to %d (per second); using %d", name, value,
+		       PV_MIN_RATE_HZ, PV_MAX_RATE_HZ, PV_DEFAULT_RATE_HZ);
+		return PV_DEFAULT_RATE_HZ;
+	}
+	return (unsigned)v;
+}
+
 static int template_ok(const char *path)
 {
 	for (const char *s = path; *s; s++) {
@@ -157,6 +189,8 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 	c->edge_threshold = parse_percent("PROFVIZ_EDGE_THRESHOLD",
 					  get("PROFVIZ_EDGE_THRESHOLD"),
 					  PV_DEFAULT_EDGE_THRESHOLD);
+	c->time_from_hooks = parse_time_source(get("PROFVIZ_TIME"));
+	c->rate_hz = parse_rate(get("PROFVIZ_RATE"));
 	const char *output = get("PROFVIZ_OUTPUT");
 	if (secure && output) {
 		pv_log("PROFVIZ_OUTPUT is ignored in a setuid/setgid program; writing %s",

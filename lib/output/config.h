@@ -26,11 +26,18 @@ struct pv_config {
 	int compensate;             /* PROFVIZ_COMPENSATE=0: the hooks' cost is left in */
 	unsigned progress;          /* PROFVIZ_PROGRESS=N: a line every N s; 0: none */
 	unsigned debug;             /* PROFVIZ_DEBUG=1..3: debug lines (base/log.h) */
+	int time_from_hooks;        /* PROFVIZ_TIME=hooks: time read per call, no sampler */
+	unsigned rate_hz;           /* PROFVIZ_RATE: the sampler's looks per second */
 };
 
 #define PV_DEFAULT_OUTPUT "prof.dot"
 #define PV_DEFAULT_NODE_THRESHOLD 0.5
 #define PV_DEFAULT_EDGE_THRESHOLD 0.1
+/* About 1.7 % of one CPU for the sampler on a VM (bench/README.md): a share
+ * is good to 1 % after 10 s of CPU. */
+#define PV_DEFAULT_RATE_HZ 1000
+#define PV_MIN_RATE_HZ 10
+#define PV_MAX_RATE_HZ 20000
 
 typedef const char *pv_getenv_fn(const char *name);
 

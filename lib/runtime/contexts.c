@@ -258,7 +258,7 @@ static int take(struct pv_contexts *cx, const void *key, struct pv_shadow *s)
 static void resync_later(struct pv_thread *t, struct pv_guard *g)
 {
 	(void)t;
-	if (g->mode == PV_MODE_CLOCK || g->mode == PV_MODE_GENERIC || g->mode == PV_MODE_JUMPED) {
+	if (pv_mode_is_profiling(g->mode)) {
 		t->jumped = 1;
 		g->mode = PV_MODE_JUMPED;
 	}

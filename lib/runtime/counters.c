@@ -228,7 +228,7 @@ static void append(char *buf, unsigned size, const char *fmt, const char *a, con
 		snprintf(buf + len, size - len, fmt, a, b);
 }
 
-void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
+void pv_counters_select(struct pv_event_set *set, int defaulted, int none_ok, char *summary,
 			unsigned summary_size)
 {
 	char why[160] = "";
@@ -250,6 +250,10 @@ void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
 	}
 	set->n = kept;
 	summary[0] = '\0';
+	if (kept == 0 && none_ok) {
+		append(summary, summary_size, "no event (%s%s)", "none can be counted: ", why);
+		return;
+	}
 	if (kept == 0) {
 		memset(&set->ev[0], 0, sizeof(set->ev[0]));
 		strcpy(set->ev[0].name, "tsc");

@@ -108,9 +108,10 @@ void pv_counters_plan(const struct pv_event_set *set, int *leader, unsigned *slo
 
 /* At start-up, on the main thread: try each event, leave out (and report)
  * those that cannot be counted, choose each one's backend, and fall back to
- * the TSC if nothing is left. defaulted: the user asked for nothing, so the
- * default (cycles) is quietly replaced. Writes the start-up summary. */
-void pv_counters_select(struct pv_event_set *set, int defaulted, char *summary,
+ * the TSC if nothing is left (none_ok: leave none, time being sampled).
+ * defaulted: the user asked for nothing, so the default (cycles) is quietly
+ * replaced. Writes the start-up summary. */
+void pv_counters_select(struct pv_event_set *set, int defaulted, int none_ok, char *summary,
 			unsigned summary_size);
 
 /* Open the calling thread's group of set's events into c, which no other

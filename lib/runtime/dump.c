@@ -59,13 +59,20 @@ static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 static int dump(int at_exit, int exec_n)
 {
 	struct pv_profile snap;
-	pv_profile_init(&snap, pv_events.n);
+	pv_profile_init(&snap, pv_profile_events());
 	/* Signals stay blocked to the end: a handler calling exit() amid the
 	 * report's mallocs would dump again from inside them. */
 	sigset_t saved;
 	pv_process_lock(&saved);
 	snapshot_live_threads(&snap, at_exit);
 	pv_profile_add(&snap, &pv_profile);
+	if (pv_sampled) {
+		struct pv_sampling now;
+		pv_sampler_account(&pv_sampler, &now);
+		pv_sampling_add(&snap.sampling, &now);
+		/* Asked for, even if it never started (a run of no instrumented call). */
+		snap.sampling.rate_hz = (double)pv_config.rate_hz;
+	}
 	pv_lock_give(&pv_lock);
 	if (!snap.funcs) {
 		/* Nothing instrumented ran here (a shell, make, timeout): writing
@@ -75,9 +82,14 @@ static int dump(int at_exit, int exec_n)
 		return PV_NOTHING_WRITTEN;
 	}
 
+	/* The sampled time first, when there is one, then the events read per
+	 * call: the order of the profile's costs (handover.h). */
+	unsigned first = (unsigned)pv_sampled;
 	struct pv_event_desc events[PV_MAX_EVENTS];
+	if (pv_sampled)
+		pv_event_describe(&events[0], "time", PV_EVENT_SAMPLED, "sampler");
 	for (unsigned i = 0; i < pv_events.n; i++)
-		pv_counters_describe(&pv_events.ev[i], &events[i]);
+		pv_counters_describe(&pv_events.ev[i], &events[first + i]);
 	struct pv_report r = {
 		.program = pv_program,
 		.pid = pv_pid,
@@ -85,8 +97,13 @@ static int dump(int at_exit, int exec_n)
 		.node_threshold = pv_config.node_threshold,
 		.edge_threshold = pv_config.edge_threshold,
 	};
-	struct pv_conversion conv;
-	pv_counters_conversion(&pv_events, snap.enabled, snap.running, &conv);
+	struct pv_conversion read, conv = { .factor = { 1 }, .running_ratio = { 1 } };
+	pv_counters_conversion(&pv_events, snap.enabled + first, snap.running + first, &read);
+	conv.wall_seconds = read.wall_seconds;
+	for (unsigned i = 0; i < pv_events.n; i++) {
+		conv.factor[first + i] = read.factor[i];
+		conv.running_ratio[first + i] = read.running_ratio[i];
+	}
 	struct pv_symbolizer *syms = pv_symbols_open(pv_unloaded);
 	int status = -1;
 	struct pv_output_tag tag = { .child_pid = pv_child_pid, .exec_n = exec_n };

@@ -34,6 +34,7 @@ static inline int pv_guard_enter(struct pv_guard *g, struct pv_thread *t)
 	if (g->mode >= PV_MODE_BUSY)
 		return 0;
 	t->mode = PV_MODE_BUSY;
+	pv_thread_publish(t, NULL); /* the sampler drops what it finds here */
 	return 1;
 }
 
@@ -42,8 +43,11 @@ static inline int pv_guard_enter(struct pv_guard *g, struct pv_thread *t)
 static inline void pv_guard_leave(struct pv_guard *g)
 {
 	/* Shared sentinels are BUSY for good: never written, not even to BUSY. */
-	if (g->t->mode == PV_MODE_BUSY && g->mode != PV_MODE_BUSY)
+	if (g->t->mode == PV_MODE_BUSY && g->mode != PV_MODE_BUSY) {
+		if (g->mode < PV_MODE_BUSY) /* back to the program's code */
+			pv_thread_publish(g->t, g->t->top->node);
 		g->t->mode = g->mode;
+	}
 	errno = g->saved_errno;
 }
 

@@ -11,7 +11,26 @@
 struct merge {
 	struct pv_path_map map;
 	struct pv_thread_stat *ts; /* the thread's summary, or NULL */
+	unsigned first;            /* the profile's event of the thread's first: 1
+				    * when event 0 is the sampled time, else 0 */
 };
+
+/* A node's costs as the profile's events: the sampled time first if the
+ * profile has it, then the events its hooks read. */
+static void node_costs(const struct merge *m, const struct pv_node *n, uint64_t *self,
+		       uint64_t *total)
+{
+	unsigned nev = m->map.p->nev, tev = nev - m->first;
+	if (m->first) {
+		self[0] = n->sampled_ns;
+		total[0] = n->sampled_total_ns;
+	}
+	const uint64_t *s = pv_node_self(n), *t = pv_node_total(n, tev);
+	for (unsigned i = 0; i < tev; i++) {
+		self[m->first + i] = s[i];
+		total[m->first + i] = t[i];
+	}
+}
 
 /* A node's path: its parent's path extended by it. Fold edges count their
  * calls on the path of the node they fold into. Every edge's calls are also
@@ -38,7 +57,9 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 		return;
 	}
 	x->calls += n->calls;
-	const uint64_t *self = pv_node_self(n), *total = pv_node_total(n, p->nev);
+	x->samples += n->samples;
+	uint64_t self[PV_MAX_EVENTS], total[PV_MAX_EVENTS];
+	node_costs(m, n, self, total);
 	for (unsigned i = 0; i < p->nev; i++) {
 		x->self[i] += self[i];
 		x->total[i] += total[i];
@@ -74,8 +95,9 @@ static void merge_node(const struct pv_node *n, void *arg)
 		a->nested_calls += n->calls;
 		return;
 	}
-	const uint64_t *self = pv_node_self(n);
-	const uint64_t *total = pv_node_total(n, p->nev);
+	f->samples += n->samples;
+	uint64_t self[PV_MAX_EVENTS], total[PV_MAX_EVENTS];
+	node_costs(m, n, self, total);
 	for (unsigned i = 0; i < p->nev; i++) {
 		f->self[i] += self[i];
 		f->total[i] += total[i];
@@ -100,14 +122,25 @@ static void thread_times(const struct pv_thread *t, struct pv_thread_stat *ts)
 	ts->wall_seconds = t->began_ns ? (double)(pv_monotonic_ns() - t->began_ns) * 1e-9 : 0;
 }
 
-void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
+void pv_thread_hand_over(struct pv_profile *p, struct pv_thread *t)
 {
-	struct merge m = { { p, NULL }, pv_profile_thread_add(p) };
+	struct merge m = { { p, NULL }, pv_profile_thread_add(p), p->nev - t->nev };
+	struct pv_thread_stat times;
+	thread_times(t, &times);
 	if (m.ts) {
 		m.ts->tid = t->tid;
-		thread_times(t, m.ts);
+		m.ts->cpu_seconds = times.cpu_seconds;
+		m.ts->wall_seconds = times.wall_seconds;
 	} else {
 		p->losses.merge_failures++;
+	}
+	if (m.first) {
+		pv_cct_sum_sampled(&t->cct);
+		/* What it ran since the sampler's last look: no look saw where. */
+		uint64_t cpu = times.cpu_seconds > 0 ? (uint64_t)(times.cpu_seconds * 1e9) : 0;
+		if (cpu > t->sampled_cpu_ns)
+			p->sampling.unsampled_ns += cpu - t->sampled_cpu_ns;
+		p->sampling.blocked_ns += t->blocked_ns;
 	}
 	pv_cct_walk(&t->cct, merge_node, &m);
 	pv_path_map_clear(&m.map);
@@ -116,8 +149,8 @@ void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
 	p->resyncs += t->resyncs;
 	p->losses.unrecorded_calls += t->unrecorded;
 	p->losses.counters_lost += pv_counters_state(&t->counters) == PV_COUNTERS_GONE;
-	for (unsigned i = 0; i < t->counters.n && i < p->nev; i++) {
-		p->enabled[i] += t->counters.enabled[i];
-		p->running[i] += t->counters.running[i];
+	for (unsigned i = 0; i < t->counters.n && m.first + i < p->nev; i++) {
+		p->enabled[m.first + i] += t->counters.enabled[i];
+		p->running[m.first + i] += t->counters.running[i];
 	}
 }

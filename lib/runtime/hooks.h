@@ -39,6 +39,7 @@ PV_INLINE void pv_push(struct pv_thread *t, struct pv_frame *f, struct pv_node *
 	/* Publish a complete frame only (see signals.c for hooks interrupted midway). */
 	pv_signal_fence();
 	t->top = nf;
+	pv_thread_publish(t, n);
 }
 
 /* Pop the top activation f, charging its cost up to now. */
@@ -57,7 +58,9 @@ PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t
 		for (unsigned i = 0; i < nev; i++)
 			total[i] += now[i] - f->start[i];
 	}
-	t->top = pv_frame_below(f, pv_frame_size(nev));
+	struct pv_frame *below = pv_frame_below(f, pv_frame_size(nev));
+	t->top = below;
+	pv_thread_publish(t, below->node);
 }
 
 /* May a frame be pushed above f by a call at stack pointer sp? Not if f
@@ -83,6 +86,7 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 {
 	if (likely(t->mode == mode)) {
 		struct pv_frame *f = t->top;
+		pv_thread_publish(t, NULL); /* the hook's own time: the sampler drops it */
 		if (likely(pv_can_push_above(t, f, sp))) {
 			struct pv_node *c = f->node->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
@@ -119,6 +123,7 @@ PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, const int mode, const
 	struct pv_frame *f = t->top;
 	if (likely(t->mode == mode) && likely(f->node->fn == fn)) {
 		uint64_t now[PV_MAX_EVENTS];
+		pv_thread_publish(t, NULL);
 		read(t, now);
 		pv_pop_at(t, f, now, nev);
 		return;

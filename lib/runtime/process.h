@@ -16,6 +16,7 @@
 #include "runtime/counters.h"
 #include "runtime/lock.h"
 #include "runtime/retire.h"
+#include "runtime/sampler.h"
 #include "runtime/thread.h"
 
 PV_HIDDEN extern struct pv_config pv_config;
@@ -30,6 +31,15 @@ PV_HIDDEN extern int pv_dumped;    /* the exit dump ran */
 PV_HIDDEN extern struct pv_unloaded *pv_unloaded; /* dlclose'd objects, for their names */
 PV_HIDDEN extern struct pv_overhead pv_overhead;  /* the hooks' own cost per call */
 PV_HIDDEN extern char pv_program[4096];
+PV_HIDDEN extern int pv_sampled;   /* time is sampled: the profile's event 0 */
+PV_HIDDEN extern struct pv_sampler pv_sampler;
+
+/* The profile's events: the sampled time (when pv_sampled), then
+ * pv_events, read per call. */
+static inline unsigned pv_profile_events(void)
+{
+	return (unsigned)pv_sampled + pv_events.n;
+}
 
 /* Take pv_lock with the thread's signals blocked (saved, for the unlock):
  * a handler that enters the runtime there (a SIGTERM handler's exit()

@@ -54,6 +54,7 @@ struct pv_lock pv_lock = PV_LOCK_INITIALIZER;
 static pthread_key_t pv_thread_key;
 static pthread_once_t pv_once = PTHREAD_ONCE_INIT;
 static pthread_once_t pv_calibration_once = PTHREAD_ONCE_INIT;
+static pthread_once_t pv_sampler_once = PTHREAD_ONCE_INIT;
 int pv_ready;
 int pv_pid;
 int pv_child_pid;
@@ -61,6 +62,8 @@ int pv_dumped;
 struct pv_unloaded *pv_unloaded;
 struct pv_overhead pv_overhead;
 char pv_program[4096];
+int pv_sampled;
+struct pv_sampler pv_sampler;
 
 /* Threads start here: the first hook of each thread sets it up. */
 static struct pv_thread pv_unborn = { .mode = PV_MODE_UNBORN };
@@ -90,8 +93,14 @@ void pv_process_unlock(const sigset_t *saved)
 
 static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
 
-/* The TSC as the only event: fully inlined (hooks.h), every branch off the
- * straight line a tail call, so the line itself needs no saved registers. */
+/* No event read per call (time is sampled): the exported hooks' own
+ * straight line (hooks.h), every branch off it a tail call. */
+static PV_NOINLINE void pv_enter_count_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	pv_hook_enter_indexed(t, fn, sp, 0, pv_read_none, pv_enter_slow);
+}
+
+/* The TSC as the only event (PROFVIZ_TIME=hooks): the same, one rdtsc each. */
 static PV_NOINLINE void pv_enter_clock_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	pv_hook_enter_indexed(t, fn, sp, 1, pv_read_clock, pv_enter_slow);
@@ -104,13 +113,18 @@ static void pv_enter_generic_indexed(void *fn, struct pv_thread *t, uintptr_t sp
 	pv_hook_enter_indexed(t, fn, sp, t->nev, pv_read_counters, pv_enter_slow);
 }
 
-/* Off the TSC's straight line. A thread not profiled (PROFVIZ_DISABLE=1,
+/* Off the count-only straight line. A thread not profiled (PROFVIZ_DISABLE=1,
  * or after its data was handed over) returns first thing: a disabled run
  * should cost little more than glibc's no-op hooks. */
 static PV_NOINLINE void pv_enter_other_mode(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
+	if (t->mode == PV_MODE_CLOCK) {
+		pv_hook_enter(t, fn, sp, PV_MODE_CLOCK, 1, pv_read_clock, pv_enter_clock_indexed,
+			      pv_enter_slow);
+		return;
+	}
 	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_read_counters,
 		      pv_enter_generic_indexed, pv_enter_slow);
 }
@@ -119,20 +133,24 @@ static PV_NOINLINE void pv_exit_other_mode(void *fn, struct pv_thread *t)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
+	if (t->mode == PV_MODE_CLOCK) {
+		pv_hook_exit(t, fn, PV_MODE_CLOCK, 1, pv_read_clock, pv_thread_exit_slow);
+		return;
+	}
 	pv_hook_exit(t, fn, PV_MODE_GENERIC, t->nev, pv_read_counters, pv_thread_exit_slow);
 }
 
 PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
 	(void)call_site;
-	pv_hook_enter(pv_self, fn, pv_arch_stack_pointer(), PV_MODE_CLOCK, 1, pv_read_clock,
-		      pv_enter_clock_indexed, pv_enter_other_mode);
+	pv_hook_enter(pv_self, fn, pv_arch_stack_pointer(), PV_MODE_COUNT, 0, pv_read_none,
+		      pv_enter_count_indexed, pv_enter_other_mode);
 }
 
 PV_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	(void)call_site;
-	pv_hook_exit(pv_self, fn, PV_MODE_CLOCK, 1, pv_read_clock, pv_exit_other_mode);
+	pv_hook_exit(pv_self, fn, PV_MODE_COUNT, 0, pv_read_none, pv_exit_other_mode);
 }
 
 /* ---- threads ---- */
@@ -145,11 +163,13 @@ static pid_t gettid_raw(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-/* The inlined TSC path serves the single-event TSC case; all else reads
- * through the counter backends. */
+/* No event: the count-only hooks; the inlined TSC path serves the
+ * single-event TSC case; all else reads through the counter backends. */
 static pv_read_fn *thread_reader(void)
 {
-	return pv_events.n == 1 && pv_event_is_tsc(&pv_events.ev[0]) ? NULL : pv_read_counters;
+	if (pv_events.n == 0 || (pv_events.n == 1 && pv_event_is_tsc(&pv_events.ev[0])))
+		return NULL;
+	return pv_read_counters;
 }
 
 static int open_counters(struct pv_thread *t)
@@ -170,6 +190,15 @@ static int open_counters(struct pv_thread *t)
 }
 
 static void calibrate(void);
+
+/* On the first instrumented call of the process, like the calibration. */
+static void start_sampler(void)
+{
+	char why[160];
+	if (pv_sampler_start(&pv_sampler, &pv_lock, &pv_live, pv_config.rate_hz, why,
+			     sizeof(why)) < 0)
+		pv_log("%s: times are not sampled", why);
+}
 
 /* What the per-thread summary reads later: this thread's CPU clock, and now. */
 static void note_thread_clocks(struct pv_thread *t)
@@ -193,8 +222,10 @@ static struct pv_thread *thread_setup(void)
 	/* On the first instrumented call of the process, not at start-up: a
 	 * shell or make that inherits LD_PRELOAD and runs no instrumented code
 	 * pays nothing for it. */
-	if (pv_config.compensate)
+	if (pv_config.compensate && pv_events.n)
 		pthread_once(&pv_calibration_once, calibrate);
+	if (pv_sampled)
+		pthread_once(&pv_sampler_once, start_sampler);
 	/* Not malloc: the program's allocator may be instrumented, or not re-entrant here. */
 	struct pv_thread *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -210,6 +241,7 @@ static struct pv_thread *thread_setup(void)
 	}
 	t->tid = gettid_raw();
 	note_thread_clocks(t);
+	pv_sampler_thread_begins(t);
 	sigset_t saved;
 	pv_process_lock(&saved);
 	t->next = pv_live;
@@ -295,6 +327,11 @@ static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 	pv_thread_enter_slow(fn, t, sp);
 }
 
+int pv_runtime_sampled(void)
+{
+	return pv_sampled;
+}
+
 /* ---- fork ---- */
 
 /* The forking thread's signal mask, while pv_lock is held across fork. */
@@ -359,7 +396,13 @@ static void fork_child_profile(void)
 	pv_live = self;
 	self->tid = gettid_raw();
 	note_thread_clocks(self); /* the parent's thread clock is not this one's */
+	pv_sampler_thread_begins(self);
+	self->blocked_ns = 0;
 	pv_thread_restart(self);
+	/* The parent's sampler thread is not in this copy: the child's own. */
+	char why[160];
+	if (pv_sampler_restart_in_child(&pv_sampler, why, sizeof(why)) < 0)
+		pv_log("%s: the child's times are not sampled", why);
 }
 
 void pv_runtime_fds_taken(unsigned first, unsigned last)
@@ -474,17 +517,28 @@ static void pv_init(void)
 		pv_config_anchor_outputs(&pv_config, cwd);
 	ssize_t n = readlink("/proc/self/exe", pv_program, sizeof(pv_program) - 1);
 	pv_program[n > 0 ? n : 0] = '\0';
+	/* Time is sampled unless PROFVIZ_TIME=hooks; the hooks then read only
+	 * the events named (none by default: they count calls). */
+	pv_sampled = !pv_config.time_from_hooks;
 	int defaulted = !pv_config.events[0] ||
 			!pv_events_parse(pv_config.events, PV_SYSFS_ROOT, &pv_events);
-	if (defaulted)
+	if (defaulted && !pv_sampled)
 		pv_events_parse("cycles", PV_SYSFS_ROOT, &pv_events);
-	char summary[512];
-	sigset_t fds_mask; /* it opens each event once, and closes it */
-	int excluded = pv_fds_runtime_begins(1, &fds_mask);
-	pv_counters_select(&pv_events, defaulted, summary, sizeof(summary));
-	if (excluded)
-		pv_fds_runtime_ends(&fds_mask);
-	pv_profile_init(&pv_profile, pv_events.n);
+	char summary[512] = "";
+	if (pv_sampled)
+		snprintf(summary, sizeof(summary), "time sampled at %u Hz", pv_config.rate_hz);
+	if (!pv_sampled || !defaulted) {
+		sigset_t fds_mask; /* it opens each event once, and closes it */
+		int excluded = pv_fds_runtime_begins(1, &fds_mask);
+		size_t used = strlen(summary);
+		if (used)
+			used += (size_t)snprintf(summary + used, sizeof(summary) - used, "; per call: ");
+		pv_counters_select(&pv_events, defaulted, pv_sampled, summary + used,
+				   (unsigned)(sizeof(summary) - used));
+		if (excluded)
+			pv_fds_runtime_ends(&fds_mask);
+	}
+	pv_profile_init(&pv_profile, pv_profile_events());
 	pv_pid = getpid();
 	pthread_key_create(&pv_thread_key, thread_end);
 	pthread_atfork(fork_prepare, fork_parent, fork_child);

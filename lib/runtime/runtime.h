@@ -44,6 +44,9 @@ PV_HIDDEN void *pv_runtime_module_closing(void *handle);
  * are retired (retire.h). Frees closing. */
 PV_HIDDEN void pv_runtime_module_closed(void *closing);
 
+/* Is time sampled in this run (the wait wrappers then time each wait)? */
+PV_HIDDEN int pv_runtime_sampled(void);
+
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
 

@@ -15,8 +15,8 @@
 int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 {
 	t->nev = nev;
-	t->read = read ? read : pv_read_clock;
-	t->run_mode = read ? PV_MODE_GENERIC : PV_MODE_CLOCK;
+	t->read = read ? read : nev ? pv_read_clock : pv_read_none;
+	t->run_mode = read ? PV_MODE_GENERIC : nev ? PV_MODE_CLOCK : PV_MODE_COUNT;
 	t->frame_size = pv_frame_size(nev);
 	if (pv_cct_init(&t->cct, nev) < 0)
 		return -1;
@@ -27,6 +27,7 @@ int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 	t->top = t->stack;
 	pv_stack_set_bottom(t->top, t->cct.root);
 	t->read(t, t->last);
+	pv_thread_publish(t, t->top->node);
 	t->mode = t->run_mode;
 	return 0;
 }

@@ -18,16 +18,24 @@
 #include "runtime/cct.h"
 #include "runtime/counters.h"
 
-/* What a hook does on this thread. The fast clock path is 0 so the hooks'
+/* What a hook does on this thread. The default path is 0 so the hooks'
  * one comparison is against zero. */
 enum pv_mode {
-	PV_MODE_CLOCK = 0, /* one event, the TSC: fully inlined hooks */
+	PV_MODE_COUNT = 0, /* no event read per call (time is sampled): calls and the stack */
+	PV_MODE_CLOCK,     /* one event, the TSC: fully inlined hooks */
 	PV_MODE_GENERIC,   /* any events, read through the counter backends */
 	PV_MODE_JUMPED,    /* a longjmp left frames behind: next hook resynchronises */
 	PV_MODE_BUSY,      /* inside the runtime: hooks of re-entered code are ignored */
 	PV_MODE_OFF,       /* not profiled (disabled, or thread torn down) */
 	PV_MODE_UNBORN,    /* first hook of a new thread sets it up */
 };
+
+/* Is a thread in this mode running the program's code, profiled (any
+ * per-call mode, or one whose next hook resynchronises)? */
+static inline int pv_mode_is_profiling(int mode)
+{
+	return mode < PV_MODE_BUSY;
+}
 
 /* The deepest a thread's shadow stack goes: calls deeper still run, but
  * are counted as unrecorded (a loss the profile states). The program's own
@@ -59,6 +67,7 @@ typedef void pv_read_fn(struct pv_thread *t, uint64_t *now);
 struct pv_thread {
 	/* Hot: read by every hook. */
 	int mode;
+	struct pv_node *at; /* for the sampler: the top node, NULL inside the runtime */
 	struct pv_frame *top;
 	struct pv_frame *stack_limit; /* the last frame that may be pushed onto */
 	uint64_t last[PV_MAX_EVENTS]; /* counter values at the last hook */
@@ -90,8 +99,25 @@ struct pv_thread {
 	int has_cpu_clock;
 	clockid_t cpu_clock;
 	uint64_t began_ns;
+	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
+	uint64_t blocked_ns;     /* in libc's waits, measured around them (sampled runs) */
 	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
 };
+
+/* Say where t is, for the sampler (sampler.h): its top node while the
+ * program's code runs, NULL while the runtime's does. One relaxed store: the
+ * sampler needs no more than some recent value. */
+static inline void pv_thread_publish(struct pv_thread *t, struct pv_node *n)
+{
+	__atomic_store_n(&t->at, n, __ATOMIC_RELAXED);
+}
+
+/* No event read per call: the count-only hooks. */
+static inline void pv_read_none(struct pv_thread *t, uint64_t *now)
+{
+	(void)t;
+	(void)now;
+}
 
 /* The TSC as the only event: the reader the inlined hooks are built with. */
 static inline void pv_read_clock(struct pv_thread *t, uint64_t *now)
@@ -138,7 +164,7 @@ static inline int pv_thread_has_state(const struct pv_thread *t)
  * next hook resynchronises its shadow stack with the machine's. */
 static inline void pv_thread_note_longjmp(struct pv_thread *t)
 {
-	if (t->mode == PV_MODE_CLOCK || t->mode == PV_MODE_GENERIC) {
+	if (pv_mode_is_profiling(t->mode) && t->mode != PV_MODE_JUMPED) {
 		t->jumped = 1;
 		t->mode = PV_MODE_JUMPED;
 	} else if (t->mode == PV_MODE_JUMPED) {
@@ -163,8 +189,8 @@ void pv_thread_longjmp(struct pv_thread *t, const void *env, uintptr_t sp);
 void pv_thread_handler_begins(struct pv_thread *t, int unrecorded);
 void pv_thread_handler_ends(struct pv_thread *t);
 
-/* Set up t for nev events read by read (NULL: the TSC fast path).
- * 0, or -1 when memory ran out. */
+/* Set up t for nev events read by read (NULL: none when nev is 0, else the
+ * TSC fast path). 0, or -1 when memory ran out. */
 int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read);
 void pv_thread_release(struct pv_thread *t);
 

@@ -24,34 +24,42 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "runtime/runtime.h"
+#include "runtime/sampler.h"
 #include "runtime/waits.h"
 #include "runtime/wrap/wrap.h"
 
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
 
-/* Enter the wait's pseudo-function if this thread is profiling; 1 if so. */
-static int wait_begins(enum pv_wait w)
+/* Enter the wait's pseudo-function if this thread is profiling: when it
+ * began (CLOCK_MONOTONIC ns) in a sampled run, whose hooks read no clock;
+ * 1 in any other run; 0 if the thread is not profiling. */
+static uint64_t wait_begins(enum pv_wait w)
 {
-	int mode = pv_self->mode;
-	if (mode != PV_MODE_CLOCK && mode != PV_MODE_GENERIC && mode != PV_MODE_JUMPED)
+	if (!pv_mode_is_profiling(pv_self->mode))
 		return 0;
 	__cyg_profile_func_enter((void *)&pv_wait_markers[w], NULL);
-	return 1;
+	return pv_runtime_sampled() ? pv_monotonic_ns() : 1;
 }
 
-/* Leave it; the hooks keep the wait's errno. */
-static void wait_ends(int began, enum pv_wait w)
+/* Leave it; the hooks keep the wait's errno (and so does the clock). */
+static void wait_ends(uint64_t began, enum pv_wait w)
 {
-	if (began)
-		__cyg_profile_func_exit((void *)&pv_wait_markers[w], NULL);
+	if (!began)
+		return;
+	const void *fn = &pv_wait_markers[w];
+	struct pv_thread *t = pv_self;
+	if (pv_runtime_sampled() && began > 1 && pv_thread_has_state(t))
+		pv_sampler_blocked(t, fn, pv_monotonic_ns() - began);
+	__cyg_profile_func_exit((void *)fn, NULL);
 }
 
 /* The body of a wrapper: libc's name(args) between the wait's hooks. */
 #define WAITING(ret_type, type, name, ...)                                  \
 	do {                                                                \
-		int began = wait_begins(PV_WAIT_##name);                    \
+		uint64_t began = wait_begins(PV_WAIT_##name);               \
 		ret_type waited = PV_NEXT(type, name)(__VA_ARGS__);         \
 		wait_ends(began, PV_WAIT_##name);                           \
 		return waited;                                              \

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sampler.h — time as the program spends it: a thread of the runtime's own
+ * looks at every profiled thread a thousand times a second and charges the
+ * CPU time the thread used since the previous look to the calling-context
+ * node it is in now.
+ *
+ * Nothing is delivered into the program: no signal, no timer, no descriptor
+ * (bench/README.md, "Sampler candidates", measured the alternatives). Each
+ * thread publishes where it is in one word (pv_thread.at): its top node while
+ * the program's code runs, NULL while the hooks or the runtime run, so the
+ * runtime's own time is dropped, never charged to a function. A thread
+ * found in a wait (blocking.c) has its CPU charged to the function that
+ * waited; the wait's own box gets the blocked time, measured around it.
+ */
+#ifndef PV_RUNTIME_SAMPLER_H
+#define PV_RUNTIME_SAMPLER_H
+
+#include <stdint.h>
+
+#include "model/profile.h"
+#include "runtime/lock.h"
+#include "runtime/thread.h"
+
+/* A look costs about 17 us of CPU on a VM, most of it the wake-up: the
+ * period is stretched so that the sampler's own CPU stays under 1/this of
+ * the time it runs, however many threads it looks at. */
+#define PV_SAMPLER_BUDGET 33
+
+struct pv_sampler {
+	struct pv_lock *lock;     /* held while looking: threads end under it */
+	struct pv_thread **live;  /* the profiled threads */
+	uint64_t period_ns;       /* asked for */
+	uint64_t began_ns;        /* CLOCK_MONOTONIC when it started */
+	struct pv_sampling account; /* under lock */
+	int started;
+};
+
+/* Start sampling the threads on *live every 1/rate_hz s, from a thread
+ * with every signal blocked. 0, or -1 with a reason in why. */
+int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
+		     unsigned rate_hz, char *why, size_t why_size);
+
+/* In a fork child (the sampler thread is not there): start again, with an
+ * account of its own. */
+int pv_sampler_restart_in_child(struct pv_sampler *s, char *why, size_t why_size);
+
+/* On t itself, before it goes on the live list: its CPU time so far is not
+ * the sampler's to charge. */
+void pv_sampler_thread_begins(struct pv_thread *t);
+
+/* One look at t, whose CPU clock reads cpu_ns now (under s->lock): what it
+ * used since the last look goes to the node it publishes. Apart from
+ * pv_sampler_start's thread, for the tests' scripted samplers. */
+void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t cpu_ns);
+
+/* The account so far, for a dump (under s->lock). */
+void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out);
+
+/* Blocked for ns in the wait whose stand-in is fn, on t's own thread: its
+ * node, on top, holds the time. */
+void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns);
+
+#endif /* PV_RUNTIME_SAMPLER_H */

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sampler's charging, scripted: the count-only hooks the runtime ships
+ * (runtime/hooks.h, PV_MODE_COUNT) keep the stack, a scripted CPU clock
+ * stands for the thread's, and each look (pv_sampler_look) must charge the
+ * CPU used since the previous one to the node the thread is in: never to a
+ * function while the thread is inside the hooks or the runtime, and to the
+ * waiting function while it waits. Totals come from the tree at hand-over.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/profile.h"
+#include "runtime/guard.h"
+#include "runtime/handover.h"
+#include "runtime/hooks.h"
+#include "runtime/sampler.h"
+#include "runtime/waits.h"
+#include "tap.h"
+
+#define STACK_TOP ((uintptr_t)1 << 40)
+static int depth;
+static uint64_t cpu;                /* the scripted thread's CPU clock, ns */
+static struct pv_sampling account;
+static struct pv_profile prof;
+
+static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	pv_hook_enter_indexed(t, fn, sp, 0, pv_read_none, pv_thread_enter_slow);
+}
+
+static void enter(struct pv_thread *t, const void *fn)
+{
+	depth++;
+	pv_hook_enter(t, (void *)fn, STACK_TOP - 64 * (uintptr_t)depth, PV_MODE_COUNT, 0,
+		      pv_read_none, enter_indexed, pv_thread_enter_slow);
+}
+
+static void leave(struct pv_thread *t, const void *fn)
+{
+	depth--;
+	pv_hook_exit(t, (void *)fn, PV_MODE_COUNT, 0, pv_read_none, pv_thread_exit_slow);
+}
+
+/* The thread runs for ns of CPU, then the sampler looks. */
+static void run_then_look(struct pv_thread *t, uint64_t ns)
+{
+	cpu += ns;
+	pv_sampler_look(&account, t, cpu);
+}
+
+static struct pv_thread *new_thread(void)
+{
+	static struct pv_thread t;
+	pv_thread_release(&t);
+	memset(&t, 0, sizeof(t));
+	memset(&account, 0, sizeof(account));
+	depth = 0;
+	cpu = 1000000; /* what it ran before it was profiled is not charged */
+	if (pv_thread_init(&t, 0, NULL) < 0)
+		abort();
+	t.sampled_cpu_ns = cpu;
+	return &t;
+}
+
+/* The profile's one event is the sampled time, as in a sampled run. */
+static void merge(struct pv_thread *t)
+{
+	pv_profile_clear(&prof);
+	pv_profile_init(&prof, 1);
+	pv_thread_hand_over(&prof, t);
+}
+
+static struct pv_fstat *func(const void *fn)
+{
+	void *key = (void *)fn;
+	struct pv_fstat *f;
+	HASH_FIND_PTR(prof.funcs, &key, f);
+	static struct pv_fstat none;
+	return f ? f : &none;
+}
+
+static struct pv_astat *arc(const void *caller, const void *callee)
+{
+	struct pv_arc_key key = { (void *)caller, (void *)callee };
+	struct pv_astat *a;
+	HASH_FIND(hh, prof.arcs, &key, sizeof(key), a);
+	static struct pv_astat none;
+	return a ? a : &none;
+}
+
+#define MAIN ((const void *)0x1000)
+#define A ((const void *)0x2000)
+#define B ((const void *)0x3000)
+
+static void test_right_nodes(void)
+{
+	struct pv_thread *t = new_thread();
+	tap_ok(t->mode == PV_MODE_COUNT, "no event read per call: the count-only hooks");
+	enter(t, MAIN);
+	run_then_look(t, 100);
+	enter(t, A);
+	run_then_look(t, 300);
+	enter(t, B);
+	run_then_look(t, 200);
+	run_then_look(t, 0); /* it did not run: no sample */
+	leave(t, B);
+	run_then_look(t, 50);
+	leave(t, A);
+	enter(t, B); /* B again, from main: another call path */
+	run_then_look(t, 400);
+	leave(t, B);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 100, "main's self: the look while main ran");
+	tap_is(func(A)->self[0], 350, "A's self: two looks while A ran");
+	tap_is(func(B)->self[0], 600, "B's self over both paths");
+	tap_is(func(MAIN)->total[0], 1050, "main's total: everything below it");
+	tap_is(func(A)->total[0], 550, "A's total: A and the B it called");
+	tap_is(arc(A, B)->total[0], 200, "the arc A -> B: the time of B called from A");
+	tap_is(arc(MAIN, B)->total[0], 400, "the arc main -> B");
+	tap_is(func(B)->samples, 2, "B's samples: the looks that charged it");
+	tap_is(func(A)->samples, 2, "A's samples");
+	tap_is(func(B)->calls, 2, "calls stay exact");
+	tap_is(account.samples, 5, "five looks charged; the one with no CPU did not count");
+	tap_is(account.own_samples, 0, "none inside the runtime");
+}
+
+/* Recursion folds into the ancestor node: its time is counted once in the
+ * totals, as the hooks count only outermost activations. */
+static void test_recursion(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter(t, A);
+	run_then_look(t, 10);
+	enter(t, B);
+	run_then_look(t, 20);
+	enter(t, A); /* A -> B -> A: folds into the first A */
+	run_then_look(t, 40);
+	leave(t, A);
+	leave(t, B);
+	leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(A)->self[0], 50, "recursive A's self: both activations");
+	tap_is(func(A)->total[0], 70, "A's total: once, not twice");
+	tap_is(func(B)->total[0], 20, "B's total: its own node (the nested A folded above it)");
+	tap_is(func(MAIN)->total[0], 70, "main's total: the whole run");
+}
+
+/* Inside a hook or the runtime, the thread publishes no node: the CPU used
+ * is the runtime's own, counted and dropped. */
+static void test_runtime_dropped(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	run_then_look(t, 100);
+	/* A hook's first store, then the look lands before its last. */
+	pv_thread_publish(t, NULL);
+	run_then_look(t, 70);
+	pv_thread_publish(t, t->top->node);
+	/* A slow path: the runtime's boundary. */
+	struct pv_guard g;
+	int entered = pv_guard_enter(&g, t);
+	tap_ok(entered && t->at == NULL, "inside the boundary the thread publishes no node");
+	run_then_look(t, 30);
+	pv_guard_leave(&g);
+	tap_ok(t->at == t->top->node, "leaving it publishes the top node again");
+	run_then_look(t, 5);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 105, "main is charged only the looks in its own code");
+	tap_is(account.own_samples, 2, "two looks found the runtime's code");
+	tap_is(account.own_ns, 100, "and the CPU time they stood for is dropped");
+}
+
+/* A look between a function's entry and its enter hook's first store finds
+ * the caller still published: the polling sampler cannot see the callee's
+ * prologue (no PC), and charges it to the caller. */
+static void test_before_the_hook(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	run_then_look(t, 10); /* main called A: A's prologue runs, its hook not yet */
+	enter(t, A);
+	run_then_look(t, 20);
+	leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 10, "a look before A's hook goes to main");
+	tap_is(func(A)->self[0], 20, "A is charged from its hook on");
+}
+
+/* Found in a wait: the CPU since the last look ran before the wait, in the
+ * function that waited; the wait's box holds the blocked time it is given. */
+static void test_wait(void)
+{
+	struct pv_thread *t = new_thread();
+	const void *wait = &pv_wait_markers[PV_WAIT_pthread_cond_wait];
+	enter(t, MAIN);
+	enter(t, A);
+	run_then_look(t, 10);
+	enter(t, wait);
+	run_then_look(t, 3);
+	pv_sampler_blocked(t, wait, 5000);
+	leave(t, wait);
+	leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(A)->self[0], 13, "the waiting function gets the CPU found in its wait");
+	tap_is(func(wait)->self[0], 5000, "the wait gets its blocked time");
+	tap_is(func(A)->total[0], 5013, "both in the waiting function's total");
+	tap_is(prof.sampling.blocked_ns, 5000, "the profile's blocked time");
+}
+
+int main(void)
+{
+	test_right_nodes();
+	test_recursion();
+	test_runtime_dropped();
+	test_before_the_hook();
+	test_wait();
+	pv_profile_clear(&prof);
+	return tap_done();
+}
