@@ -159,6 +159,9 @@ $(eval $(call runtime,san-thread,build/san-thread/profviz.so))
 # TSan's start-up calls "the next" sigaction, i.e. profviz's wrapper, before
 # it can run instrumented code: the libc wrappers are built without it.
 $(WRAPPERS:%.c=build/san-thread/%.o): NOT_HERE := -fsanitize=thread
+# The sampler's thread is the kernel's only (sampler.c): no sanitizer knows it.
+build/san-thread/lib/runtime/sampler.o: NOT_HERE := -fsanitize=thread
+build/san-address/lib/runtime/sampler.o: NOT_HERE := $(SAN_san-address)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/$(FLAVOUR)/unit/%,$(UNIT_SRCS))

@@ -153,6 +153,18 @@ class Run:
             return Profile(json.load(f))
 
 
+# Set by a test file whose subject is the times the hooks read per call
+# (counters, compensation, frames closed at death): every run of it then
+# reads them (PROFVIZ_TIME=hooks) unless it says otherwise. The default,
+# sampled time, is every other file's.
+BASE_ENV = {}
+
+
+def hook_time():
+    """This file's runs take time from the hooks, as before sampling."""
+    BASE_ENV["PROFVIZ_TIME"] = "hooks"
+
+
 def run(argv, preload=True, env=None, workdir=None, outputs="prof.dot,prof.json",
         stdin=None, timeout=300, nofile=None):
     """Run argv in a fresh directory (or workdir), with the runtime preloaded.
@@ -168,6 +180,7 @@ def run(argv, preload=True, env=None, workdir=None, outputs="prof.dot,prof.json"
             e["PROFVIZ_OUTPUT"] = outputs
     else:
         e.pop("LD_PRELOAD", None)
+    e.update(BASE_ENV)
     e.update(env or {})
     limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile)) if nofile else None
     proc = subprocess.run(argv, cwd=workdir, env=e, capture_output=True, input=stdin,
@@ -187,6 +200,7 @@ def run_to_death(argv, preload, outputs="prof.json", sigint_ignored=False):
     if preload:
         env["LD_PRELOAD"] = PRELOAD_LIST
         env["PROFVIZ_OUTPUT"] = outputs
+    env.update(BASE_ENV)
 
     def setup():
         resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY,) * 2)

@@ -43,8 +43,8 @@ with t.case("fib(22), 4 rounds"):
     t.eq(len(h.profviz_lines(r.stderr)), 1, "exactly one notice line on stderr")
 
     t.eq(d["format"], "profviz-1", "JSON format tag")
-    t.eq(d["events"], ["tsc"], "events default to tsc here")
-    t.eq(d["backends"], ["tsc"], "backend named")
+    t.eq(d["events"], ["time"], "the one event by default: time, sampled")
+    t.eq((d["kinds"], d["backends"]), (["sampled"], ["sampler"]), "its kind and backend named")
     for key in ("id", "name", "module", "calls", "self", "total"):
         t.ok(all(key in f for f in p.funcs), "every function has %r" % key)
     t.ok(all(len(f["self"]) == 1 and len(f["total"]) == 1 for f in p.funcs),

@@ -85,7 +85,7 @@ def diff(got, want, near=0):
 ROUNDS = 3
 exe = h.build("cg_main", ["cg_main.c", "cg_other.c"], flags=h.NO_INLINE)
 r = h.run([exe, str(ROUNDS)], outputs="x.json,x.callgrind,callgrind.out.%p",
-          env={"PROFVIZ_EVENTS": EVENTS})
+          env={"PROFVIZ_EVENTS": EVENTS, "PROFVIZ_TIME": "hooks"})
 p = r.json("x.json")
 cg = r.file("x.callgrind")
 

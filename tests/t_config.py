@@ -139,7 +139,7 @@ with t.case("debug levels"):
         said[level] = [l for l in h.profviz_lines(r.stderr) if l.startswith("profviz: debug: ")]
         unchanged(r, "PROFVIZ_DEBUG=" + level)
     t.eq(said["0"], [], "level 0 (the default) says nothing more")
-    t.ok(any(re.match(r"profviz: debug: pid \d+, .*life: 1 events, debug level 1$", l)
+    t.ok(any(re.match(r"profviz: debug: pid \d+, .*life: \d+ events, debug level 1$", l)
              for l in said["1"]) and
          any(re.match(r"profviz: debug: wrote \d+ functions and \d+ arcs of 1 threads in "
                       r"[\d.]+ ms$", l) for l in said["1"]),

@@ -6,6 +6,9 @@ import os
 import signal
 import harness as h
 
+# The subject is frames closed with their cost at death: times read by the hooks.
+h.hook_time()
+
 t = h.Tap()
 prog = h.build("life", flags=h.NO_INLINE)
 

@@ -12,6 +12,9 @@ import os
 import signal
 import harness as h
 
+# The subject is frames closed with their cost at death: times read by the hooks.
+h.hook_time()
+
 t = h.Tap()
 fatal = h.build("fatal", flags=h.NO_INLINE)
 fatal_lock = h.build("fatal_lock", flags=h.NO_INLINE + ["-pthread"])

@@ -42,7 +42,8 @@ with t.case("fork"):
 
 # perf events: the child must count itself, not read the parent's counters.
 with t.case("fork with perf events"):
-    r = h.run([prog, "fork"], outputs="prof.json", env={"PROFVIZ_EVENTS": "task-clock"})
+    r = h.run([prog, "fork"], outputs="prof.json",
+              env={"PROFVIZ_EVENTS": "task-clock", "PROFVIZ_TIME": "hooks"})
     child_files = [f for f in os.listdir(r.workdir) if f != "prof.json"]
     child = load(r.file(child_files[0])) if child_files else None
     t.ok(child is not None and child.data["backends"] == ["read"] and

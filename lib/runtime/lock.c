@@ -8,18 +8,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Sleep while *word is still value (woken, interrupted or not, the caller
- * looks again). Private: the word is never shared with another process. */
-static void futex_wait(int *word, int value)
-{
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, value, NULL, NULL, 0);
-}
-
-static void futex_wake(int *word, int waiters)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, waiters, NULL, NULL, 0);
-}
-
 /* The locks this thread holds. */
 static __thread unsigned held;
 
@@ -30,15 +18,9 @@ int pv_lock_held(void)
 
 void pv_lock_take(struct pv_lock *l)
 {
-	int seen = 0;
-	if (!__atomic_compare_exchange_n(&l->word, &seen, 1, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED)) {
-		/* Held: mark it waited for, and sleep until a give finds it free. */
-		int saved_errno = errno;
-		while (__atomic_exchange_n(&l->word, 2, __ATOMIC_ACQUIRE) != 0)
-			futex_wait(&l->word, 2);
-		errno = saved_errno;
-	}
+	int saved_errno = errno;
+	pv_lock_take_bare(l);
+	errno = saved_errno;
 	held++;
 }
 
@@ -55,11 +37,9 @@ int pv_lock_try(struct pv_lock *l)
 void pv_lock_give(struct pv_lock *l)
 {
 	held--;
-	if (__atomic_exchange_n(&l->word, 0, __ATOMIC_RELEASE) == 2) {
-		int saved_errno = errno;
-		futex_wake(&l->word, 1);
-		errno = saved_errno;
-	}
+	int saved_errno = errno;
+	pv_lock_give_bare(l);
+	errno = saved_errno;
 }
 
 /* The gate's word as a futex (same size and alignment). */
@@ -78,7 +58,7 @@ void pv_gate_enter_shared(struct pv_gate *g, int nested)
 	unsigned seen = __atomic_load_n(&g->word, __ATOMIC_RELAXED);
 	for (;;) {
 		if (seen & PV_GATE_SOLE) {
-			futex_wait(gate_futex(g), (int)seen);
+			pv_futex_wait(gate_futex(g), (int)seen);
 			seen = __atomic_load_n(&g->word, __ATOMIC_RELAXED);
 		} else if (__atomic_compare_exchange_n(&g->word, &seen, seen + 1, 1, __ATOMIC_ACQUIRE,
 						       __ATOMIC_RELAXED)) {
@@ -94,7 +74,7 @@ void pv_gate_leave_shared(struct pv_gate *g)
 	 * shared ones sleep on the same word, and go back to sleep). */
 	if (__atomic_sub_fetch(&g->word, 1, __ATOMIC_RELEASE) == PV_GATE_SOLE) {
 		int saved_errno = errno;
-		futex_wake(gate_futex(g), INT_MAX);
+		pv_futex_wake(gate_futex(g), INT_MAX);
 		errno = saved_errno;
 	}
 }
@@ -115,7 +95,7 @@ int pv_gate_enter_sole(struct pv_gate *g, int wait)
 			errno = saved_errno;
 			return 0;
 		}
-		futex_wait(gate_futex(g), (int)seen);
+		pv_futex_wait(gate_futex(g), (int)seen);
 		seen = __atomic_load_n(&g->word, __ATOMIC_ACQUIRE);
 	}
 	errno = saved_errno;
@@ -126,7 +106,7 @@ void pv_gate_leave_sole(struct pv_gate *g)
 {
 	int saved_errno = errno;
 	__atomic_and_fetch(&g->word, ~PV_GATE_SOLE, __ATOMIC_RELEASE);
-	futex_wake(gate_futex(g), INT_MAX);
+	pv_futex_wake(gate_futex(g), INT_MAX);
 	pv_lock_give(&g->sole);
 	errno = saved_errno;
 }

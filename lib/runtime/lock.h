@@ -11,11 +11,48 @@
 #ifndef PV_LOCK_H
 #define PV_LOCK_H
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 struct pv_lock {
 	int word; /* 0 free, 1 taken, 2 taken and maybe waited for */
 };
 
 #define PV_LOCK_INITIALIZER { 0 }
+
+/* Sleep while *word is still value (woken, interrupted or not, the caller
+ * looks again); wake waiters. Private: the word is never shared with
+ * another process. errno may change. */
+static inline void pv_futex_wait(int *word, int value)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, value, NULL, NULL, 0);
+}
+
+static inline void pv_futex_wake(int *word, int waiters)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, waiters, NULL, NULL, 0);
+}
+
+/* The protocol alone, inlined where it is used: for the sampler's thread
+ * (sampler.c), which has no thread-local state of libc's and runs no
+ * sanitizer's code, and under pv_lock_take/give. errno may change. */
+static inline void pv_lock_take_bare(struct pv_lock *l)
+{
+	int seen = 0;
+	if (!__atomic_compare_exchange_n(&l->word, &seen, 1, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED)) {
+		/* Held: mark it waited for, and sleep until a give finds it free. */
+		while (__atomic_exchange_n(&l->word, 2, __ATOMIC_ACQUIRE) != 0)
+			pv_futex_wait(&l->word, 2);
+	}
+}
+
+static inline void pv_lock_give_bare(struct pv_lock *l)
+{
+	if (__atomic_exchange_n(&l->word, 0, __ATOMIC_RELEASE) == 2)
+		pv_futex_wake(&l->word, 1);
+}
 
 /* errno is kept by these and by the gate's functions. */
 void pv_lock_take(struct pv_lock *l);

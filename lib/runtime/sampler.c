@@ -3,28 +3,53 @@
 #include "runtime/sampler.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/clock.h"
-#include "base/sysraw.h"
-#include "runtime/naming.h"
+#include "runtime/waits.h"
+
+/*
+ * The sampler's thread is made with clone(2), not pthread_create: glibc
+ * would allocate the new thread's TLS with the program's calloc (an
+ * allocator that counts its calls, or is not ready before its constructor,
+ * would see profviz), and would count it among the program's threads, so
+ * that a program whose main thread calls pthread_exit would never end. It
+ * is the kernel's thread only: it runs nothing of libc's but system calls,
+ * and nothing built with a sanitizer (the Makefile builds this file
+ * without), on a thread pointer of its own whose neighbourhood soaks up any
+ * thread-local store (errno) that a system call's wrapper makes. glibc's
+ * exit ends it with the process.
+ */
+#define SAMPLER_STACK (64 * 1024)
+#define SAMPLER_TLS (64 * 1024) /* either side of its thread pointer */
+#define SAMPLER_MEMORY (SAMPLER_STACK + 2 * SAMPLER_TLS)
+
+static char *sampler_memory; /* this process's sampler thread's, or NULL */
 
 static uint64_t ns_of(const struct timespec *ts)
 {
 	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
 }
 
+/* A clock through the system call, not the vDSO: nothing of libc's state. */
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+	return syscall(SYS_clock_gettime, clock, &ts) == 0 ? ns_of(&ts) : 0;
+}
+
 /* t's CPU clock in ns; 0 when it cannot be read. */
 static uint64_t thread_cpu_ns(const struct pv_thread *t)
 {
-	struct timespec ts;
-	if (!t->has_cpu_clock || clock_gettime(t->cpu_clock, &ts) != 0)
-		return 0;
-	return ns_of(&ts);
+	return t->has_cpu_clock ? clock_ns(t->cpu_clock) : 0;
 }
 
 void pv_sampler_thread_begins(struct pv_thread *t)
@@ -47,7 +72,7 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 	}
 	/* Found waiting: what it used since the last look ran before the wait,
 	 * in the function that waited (the wait's box holds blocked time). */
-	if (n->parent && pv_runtime_kind_of(n->fn) == PV_FUNC_WAIT)
+	if (n->parent && pv_is_wait_marker(n->fn))
 		n = n->parent;
 	n->sampled_ns += used;
 	n->samples++;
@@ -75,13 +100,6 @@ static struct timespec timespec_of(uint64_t ns)
 	return ts;
 }
 
-/* The sampler's own CPU time so far. */
-static uint64_t own_cpu_ns(void)
-{
-	struct timespec ts;
-	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? ns_of(&ts) : 0;
-}
-
 /* xorshift64: the jitter needs no more, and no libc state of the program's. */
 static uint64_t next_random(uint64_t *state)
 {
@@ -92,16 +110,17 @@ static uint64_t next_random(uint64_t *state)
 	return *state = x;
 }
 
-static void *sample(void *arg)
+static int sample(void *arg)
 {
 	struct pv_sampler *s = arg;
-	uint64_t next = pv_monotonic_ns();
+	prctl(PR_SET_NAME, "profviz-sampler", 0, 0, 0);
+	uint64_t next = clock_ns(CLOCK_MONOTONIC);
 	uint64_t random = next | 1;
-	uint64_t own_before = own_cpu_ns();
+	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	for (;;) {
 		/* A round that cost c of CPU waits at least PV_SAMPLER_BUDGET * c:
 		 * many threads make rounds dear, and then rarer. */
-		uint64_t own = own_cpu_ns();
+		uint64_t own = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		uint64_t period = s->period_ns;
 		if (own > own_before && (own - own_before) * PV_SAMPLER_BUDGET > period)
 			period = (own - own_before) * PV_SAMPLER_BUDGET;
@@ -110,44 +129,64 @@ static void *sample(void *arg)
 		 * whose loop repeats in step with a fixed period would show the
 		 * same instant of it at every look. */
 		next += period / 2 + next_random(&random) % (period + 1);
-		uint64_t now = pv_monotonic_ns();
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		if (next < now)
 			next = now; /* late (descheduled): no burst of rounds to catch up */
 		struct timespec at = timespec_of(next);
-		while (pv_sys_sleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at) != 0 && errno == EINTR)
-			;
-		pv_lock_take(s->lock);
+		/* Every signal is blocked here: nothing interrupts the sleep. */
+		syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		pv_lock_take_bare(s->lock);
 		s->account.looks++;
 		for (struct pv_thread *t = *s->live; t; t = t->next)
 			pv_sampler_look(&s->account, t, thread_cpu_ns(t));
-		s->account.sampler_ns = own_cpu_ns();
-		pv_lock_give(s->lock);
+		s->account.sampler_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		pv_lock_give_bare(s->lock);
 	}
-	return NULL;
+	return 0;
+}
+
+/* The new thread's thread pointer, in the middle of its TLS room. On x86-64
+ * the thread control block starts there: it points to itself, and keeps the
+ * stack protector's canary, copied from this thread's. */
+static void *thread_pointer(char *memory)
+{
+	char *tp = memory + SAMPLER_STACK + SAMPLER_TLS;
+#if defined(__x86_64__)
+	uintptr_t canary;
+	__asm__("mov %%fs:0x28, %0" : "=r"(canary));
+	((void **)tp)[0] = tp;
+	((void **)tp)[2] = tp;
+	memcpy(tp + 0x28, &canary, sizeof(canary));
+#endif
+	return tp;
 }
 
 /* The thread, every signal blocked on it (the mask is inherited), so that
  * the program's signals go to the program's threads. */
 static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
 {
-	pthread_attr_t attr;
-	int rc = pthread_attr_init(&attr);
-	if (rc == 0) {
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		/* It calls little: a small stack leaves the program's address space alone. */
-		pthread_attr_setstacksize(&attr, 64 * 1024);
-		sigset_t all, saved;
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &saved);
-		pthread_t thread;
-		rc = pthread_create(&thread, &attr, sample, s);
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
-		pthread_attr_destroy(&attr);
-	}
-	if (rc != 0) {
-		snprintf(why, why_size, "no thread for the sampler: %s", strerror(rc));
+	char *memory = mmap(NULL, SAMPLER_MEMORY, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (memory == MAP_FAILED) {
+		snprintf(why, why_size, "no memory for the sampler: %s", strerror(errno));
 		return -1;
 	}
+	mprotect(memory, 4096, PROT_NONE); /* a guard below its stack */
+	sigset_t all, saved;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	int flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+		    CLONE_SYSVSEM | CLONE_SETTLS;
+	int tid = clone(sample, memory + SAMPLER_STACK, flags, s, NULL, thread_pointer(memory),
+			NULL);
+	int err = errno;
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (tid < 0) {
+		munmap(memory, SAMPLER_MEMORY);
+		snprintf(why, why_size, "no thread for the sampler: %s", strerror(err));
+		return -1;
+	}
+	sampler_memory = memory;
 	s->started = 1;
 	s->began_ns = pv_monotonic_ns();
 	return 0;
@@ -169,5 +208,9 @@ int pv_sampler_restart_in_child(struct pv_sampler *s, char *why, size_t why_size
 		return 0;
 	memset(&s->account, 0, sizeof(s->account));
 	s->started = 0;
+	/* The parent's thread is not in this copy; its memory is. */
+	if (sampler_memory)
+		munmap(sampler_memory, SAMPLER_MEMORY);
+	sampler_memory = NULL;
 	return start_thread(s, why, why_size);
 }
