@@ -113,44 +113,49 @@ static void pv_enter_generic_indexed(void *fn, struct pv_thread *t, uintptr_t sp
 	pv_hook_enter_indexed(t, fn, sp, t->nev, pv_read_counters, pv_enter_slow);
 }
 
-/* Off the count-only straight line. A thread not profiled (PROFVIZ_DISABLE=1,
- * or after its data was handed over) returns first thing: a disabled run
- * should cost little more than glibc's no-op hooks. */
-static PV_NOINLINE void pv_enter_other_mode(void *fn, struct pv_thread *t, uintptr_t sp)
+/* Any other mode: events read through the counter backends, or a thread
+ * not profiled (PROFVIZ_DISABLE=1, or after its data was handed over),
+ * which returns first thing: a disabled run should cost little more than
+ * glibc's no-op hooks. */
+static PV_NOINLINE void pv_enter_generic_mode(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	if (t->mode == PV_MODE_CLOCK) {
-		pv_hook_enter(t, fn, sp, PV_MODE_CLOCK, 1, pv_read_clock, pv_enter_clock_indexed,
-			      pv_enter_slow);
-		return;
-	}
 	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_read_counters,
 		      pv_enter_generic_indexed, pv_enter_slow);
 }
 
-static PV_NOINLINE void pv_exit_other_mode(void *fn, struct pv_thread *t)
+static PV_NOINLINE void pv_exit_generic_mode(void *fn, struct pv_thread *t)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	if (t->mode == PV_MODE_CLOCK) {
-		pv_hook_exit(t, fn, PV_MODE_CLOCK, 1, pv_read_clock, pv_thread_exit_slow);
-		return;
-	}
 	pv_hook_exit(t, fn, PV_MODE_GENERIC, t->nev, pv_read_counters, pv_thread_exit_slow);
+}
+
+/* Off the count-only straight line: the TSC's (PROFVIZ_TIME=hooks), a
+ * straight line of its own, whose branches are tail calls again. */
+static PV_NOINLINE void pv_enter_clock_mode(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	pv_hook_enter(t, fn, sp, PV_MODE_CLOCK, 1, pv_read_clock, pv_enter_clock_indexed,
+		      pv_enter_generic_mode);
+}
+
+static PV_NOINLINE void pv_exit_clock_mode(void *fn, struct pv_thread *t)
+{
+	pv_hook_exit(t, fn, PV_MODE_CLOCK, 1, pv_read_clock, pv_exit_generic_mode);
 }
 
 PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
 	(void)call_site;
 	pv_hook_enter(pv_self, fn, pv_arch_stack_pointer(), PV_MODE_COUNT, 0, pv_read_none,
-		      pv_enter_count_indexed, pv_enter_other_mode);
+		      pv_enter_count_indexed, pv_enter_clock_mode);
 }
 
 PV_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	(void)call_site;
-	pv_hook_exit(pv_self, fn, PV_MODE_COUNT, 0, pv_read_none, pv_exit_other_mode);
+	pv_hook_exit(pv_self, fn, PV_MODE_COUNT, 0, pv_read_none, pv_exit_clock_mode);
 }
 
 /* ---- threads ---- */

@@ -71,6 +71,35 @@ int main(void)
 	load(0, "PROFVIZ_QUIET", "1");
 	tap_ok(c.quiet && n_messages == 0, "quiet set");
 
+	load(0, NULL, NULL);
+	tap_ok(!c.time_from_hooks && c.rate_hz == 1000, "time sampled by default, 1000 looks a second");
+	load(0, "PROFVIZ_TIME", "hooks");
+	tap_ok(c.time_from_hooks && n_messages == 0, "PROFVIZ_TIME=hooks");
+	load(0, "PROFVIZ_TIME", "sampled");
+	tap_ok(!c.time_from_hooks && n_messages == 0, "PROFVIZ_TIME=sampled");
+	expect_message("PROFVIZ_TIME", "tsc",
+		       "profviz: PROFVIZ_TIME='tsc' is not 'sampled' or 'hooks'; using sampled");
+	tap_ok(!c.time_from_hooks, "... and sampled used");
+	load(0, "PROFVIZ_RATE", "4k");
+	tap_ok(c.rate_hz == 4000 && n_messages == 0, "PROFVIZ_RATE=4k: 4000");
+	load(0, "PROFVIZ_RATE", "250");
+	tap_ok(c.rate_hz == 250 && n_messages == 0, "PROFVIZ_RATE=250");
+	const char *bad_rate[] = { "fast", "0", "9", "20001", "1e9", "", "-100", "100x", "nan" };
+	for (size_t i = 0; i < sizeof(bad_rate) / sizeof(bad_rate[0]); i++) {
+		char want_rate[256];
+		snprintf(want_rate, sizeof(want_rate),
+			 "profviz: PROFVIZ_RATE='%s' is not a rate from 10 to 20000 (per second); "
+			 "using 1000",
+			 bad_rate[i]);
+		if (!bad_rate[i][0]) {
+			load(0, "PROFVIZ_RATE", "");
+			tap_ok(n_messages == 0 && c.rate_hz == 1000, "PROFVIZ_RATE='': the default");
+			continue;
+		}
+		expect_message("PROFVIZ_RATE", bad_rate[i], want_rate);
+		tap_ok(c.rate_hz == 1000, "... and 1000 used");
+	}
+
 	expect_message("PROFVIZ_QUIET", "yes", "profviz: PROFVIZ_QUIET='yes' is not 0 or 1; using 0");
 	tap_ok(c.quiet == 0, "... and the default used");
 	expect_message("PROFVIZ_CHILDREN", "2",
