@@ -4,8 +4,9 @@
 chromium (tests/js/html_check.js): no errors, no network, search, focus,
 hot path, table sorting, the icicle's zoom and the threshold sliders, each
 checked against the JSON profile of the same run; a 701-function page;
-the profile embedded intact even when its strings hold "</script>"; and
-the command's errors (bad JSON, no dot on PATH)."""
+the profile embedded intact even when its strings hold "</script>"; a page
+of sampled time (its samples, marks and precision); and the command's errors
+(bad JSON, no dot on PATH)."""
 import json
 import os
 import re
@@ -14,6 +15,7 @@ import subprocess
 import tempfile
 import generated
 import harness as h
+import sampled
 
 # The subject is the page, on short runs whose every function has a cost: times read by the hooks.
 h.hook_time()
@@ -190,6 +192,17 @@ with t.case("doubt"):
          "html: the run's own page doubts only if the hooks took 40%% of it (%.0f%%)"
          % (100 * hot_share))
 
+# A short run of sampled time (tests/sampled.py): its page shows the samples.
+SAMPLED = sampled.profile(1)
+json.dump(SAMPLED, open(os.path.join(tmp, "sampled.json"), "w"))
+with t.case("sampled"):
+    r = profviz("html", "-n", "0", "-e", "0", "-o", "sampled.html", os.path.join(tmp, "sampled.json"))
+    t.eq(r.returncode, 0, "html: a page of sampled time", r.stderr)
+    made = embedded(open(os.path.join(tmp, "sampled.html"), encoding="utf-8").read(), "thresholds")
+    t.ok(made["few"] == 10 and made["sampling"].startswith("time sampled at 1000 Hz: 924 samples;")
+         and made["doubt"].startswith("a short run: 924 samples"),
+         "html: the page is made with the few-samples limit, the sampling and the short run", made)
+
 cfg = os.path.join(tmp, "cfg.json")
 # The sliders go just above side_three's share (hiding its box) and then
 # above main->side_one's (hiding arcs between boxes still drawn): shares
@@ -200,7 +213,7 @@ s3 = share_of(funcs[ids["side_three"]]["total"][0])
 side_one_arc = share_of(next(a["total"][0] for a in prof["arcs"]
                              if a["caller"] == ids["main"] and a["callee"] == ids["side_one"]))
 json.dump({"hot": os.path.join(tmp, "hot.html"), "many": os.path.join(tmp, "many.html"),
-           "doubt": os.path.join(tmp, "doubt.html"),
+           "doubt": os.path.join(tmp, "doubt.html"), "sampled": os.path.join(tmp, "sampled.html"),
            "shots": shots, "nodeAbove": s3, "arcAbove": side_one_arc}, open(cfg, "w"))
 b = subprocess.run(["node", os.path.join(NODE_DIR, "html_check.js"), cfg], capture_output=True,
                    text=True, cwd=NODE_DIR, timeout=120)
@@ -223,6 +236,28 @@ with t.case("browser"):
          "browser: a doubted profile's bar says so, the sentence on hover", d)
     t.eq((seen.get("hotSummary") or {}).get("doubt") is not None, hot_share >= 0.4,
          "browser: the run's own bar, only if the hooks took 40% of it")
+    sp = seen.get("sampled") or {}
+    t.ok(sp.get("summary", "").startswith("time 1.124 s") and " \u00b7 924 samples" in sp["summary"]
+         and (sp.get("sampling") or "").startswith("time sampled at 1000 Hz: 924 samples;")
+         and "\na share of 10% is good to \u00b1" in sp["sampling"],
+         "sampled page: the bar says the samples, how they were taken on hover", sp)
+    t.ok((sp.get("doubt") or "").startswith("a short run: 924 samples (under 1000)"),
+         "sampled page: a short run's bar says its times are uncertain", sp.get("doubt"))
+    t.eq(sp.get("dashed"), sorted(sampled.FEW), "sampled page: exactly the few-samples boxes dashed")
+    st = sp.get("table") or {}
+    t.ok("Samples" in st.get("heads", []) and
+         "Samples" not in [h.split(" ")[0] for h in seen.get("hotHeads", [])],
+         "table: a Samples column for sampled time only", (st.get("heads"), seen.get("hotHeads")))
+    want = sorted([f["name"], "%d%s" % (f["samples"], " ?" if f["name"] in sampled.FEW else ""),
+                   f["name"] in sampled.FEW] for f in SAMPLED["functions"])
+    t.eq(sorted(st.get("rows", [])), want, "table: each function's samples, '?' on the few")
+    pn = sp.get("panel") or {}
+    t.ok("samples\t4 ? (self \u00b150%)" in pn.get("rare", "") and
+         "samples\t600 (self \u00b14%)" in pn.get("compute", "") and
+         "samples\tnone: its self is blocked time, measured" in pn.get("wait", ""),
+         "panel: samples behind the self and what it is good to; '?' when few; a wait's "
+         "measured", pn)
+
     f = funcs[ids["gamma"]]
     want = [f["name"], "%s:%d" % (f["file"], f["line"]), prog, "calls"]
     t.ok(seen["tip"] and all(w in seen["tip"] for w in want),

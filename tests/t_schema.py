@@ -119,9 +119,9 @@ with t.case("a fork tree, and its merge"):
 with t.case("written again from an older revision"):
     again = os.path.join(tmp, "again.json")
     r = profviz("convert", CORPUS[0], again)
-    t.ok(r.returncode == 0 and load(again)["revision"] == 3,
-         "convert: revision 2 read, revision 3 written", r.stderr)
-    holds(again, "revision 3 from " + os.path.basename(CORPUS[0]))
+    t.ok(r.returncode == 0 and load(again)["revision"] == 4,
+         "convert: revision 2 read, revision 4 written", r.stderr)
+    holds(again, "revision 4 from " + os.path.basename(CORPUS[0]))
 
 
 # ---- (2) the reader holds to the schema ----
@@ -129,7 +129,7 @@ with t.case("written again from an older revision"):
 # count_of, text_of, values_of, values_or, real_or(obj, "key", ...) and
 # jansson's json_object_get(obj, "key"). A new helper must be added here.
 KEY_HELPERS = {"json_object_get", "member", "count_of", "text_of", "values_of", "values_or",
-               "real_or"}
+               "real_or", "count_or", "amount_or"}
 # Which schema object each reading function's variable holds.
 PLACES = {
     ("read_events", "root"): "root", ("read_profile", "root"): "root",
@@ -138,6 +138,7 @@ PLACES = {
     ("read_threads", "t"): "thread", ("read_processes", "root"): "root",
     ("read_processes", "p"): "process", ("read_function", "f"): "function",
     ("read_arc", "a"): "arc", ("read_path", "p"): "path",
+    ("read_sampling", "root"): "root", ("read_sampling", "s"): "sampling",
 }
 
 
@@ -176,17 +177,24 @@ NOT_KEYS = {"ns", "tsc", "true", "false", "null", "missing"}
 
 def schema_object(place):
     return SCHEMA if place == "root" else \
-        SCHEMA["properties"][place] if place in ("overhead", "losses") else DEFS[place]
+        SCHEMA["properties"][place] if place in ("overhead", "losses", "sampling") else \
+        DEFS[place]
 
 
-def revision_3_required(place):
-    r3 = DEFS["revision_3"]
-    if place == "root":
-        return r3["required"]
+def latest_required(place):
+    """What revisions 3 and 4 require of place, together."""
     lists = {"function": "functions", "thread": "per_thread", "arc": "arcs", "path": "paths",
              "process": "processes"}
-    p = r3["properties"][lists.get(place, place)]
-    return p["items"]["required"] if place in lists else p["required"]
+    out = set()
+    for rev in ("revision_3", "revision_4"):
+        r = DEFS[rev]
+        if place == "root":
+            out |= set(r["required"])
+            continue
+        p = r["properties"].get(lists.get(place, place), {})
+        out |= set(p.get("items", {}).get("required", []) if place in lists else
+                   p.get("required", []))
+    return out
 
 
 with t.case("the reader's keys"):
@@ -208,7 +216,7 @@ with t.case("the reader's keys"):
         t.eq(undeclared, [], "every key load.c reads of %s is declared there" % place)
     for place in sorted(read):
         props = schema_object(place)["properties"]
-        required = set(schema_object(place).get("required", [])) | set(revision_3_required(place))
+        required = set(schema_object(place).get("required", [])) | latest_required(place)
         unread = sorted(k for k in required - read[place]
                         if not props[k].get("description", "").startswith("Informational"))
         t.eq(unread, [], "every field the schema requires of %s is read, or said to be "
@@ -246,6 +254,16 @@ with t.case("refused by both"):
         "a thread without calls": mutated(base, lambda d: d["per_thread"][0].pop("calls")),
         "a merged process without program":
             mutated(merged, lambda d: d["processes"][0].pop("program")),
+        "samples that are a string":
+            mutated(base, lambda d: d["functions"][0].update(samples="7")),
+        "a negative path's samples": mutated(base, lambda d: d["paths"][0].update(samples=-1)),
+        "an unknown kind of function":
+            mutated(base, lambda d: d["functions"][0].update(kind="idle")),
+        "sampling that is no object": mutated(base, lambda d: d.update(sampling=[1000])),
+        "a negative sampling rate":
+            mutated(base, lambda d: d["sampling"].update(rate_hz=-1)),
+        "a sampling count that is a string":
+            mutated(base, lambda d: d["sampling"].update(looks="12")),
     }
     for what, doc in cases.items():
         path = write(re.sub(r"\W+", "_", what) + ".json", doc)
@@ -282,7 +300,18 @@ with t.case("older revisions"):
 
     def refused(doc, what):
         t.ok(errors(doc), "the schema refuses %s" % what)
-    refused({k: v for k, v in base.items() if k != "kinds"}, "revision 3 without kinds")
+    refused({k: v for k, v in base.items() if k != "kinds"}, "revision 4 without kinds")
+    refused({k: v for k, v in base.items() if k != "sampling"}, "revision 4 without sampling")
+    refused(dict(base, functions=[{k: v for k, v in f.items() if k != "samples"}
+                                  for f in base["functions"]]),
+            "revision 4 without a function's samples")
+    # Revision 3: no sampling, no samples, no kinds of function.
+    rev3 = {k: v for k, v in base.items() if k != "sampling"}
+    rev3["revision"] = 3
+    rev3["functions"] = [{k: v for k, v in f.items() if k not in ("kind", "samples")}
+                         for f in base["functions"]]
+    rev3["paths"] = [{k: v for k, v in p.items() if k != "samples"} for p in base["paths"]]
+    holds(write("rev3.json", rev3), "revision 3 as written before sampling")
     refused(dict(base, backend="tsc"), "revision 3 with backend")
     refused(dict(rev1, revision=2), "revision 2 without paths")
     refused(dict(base, compensated=False), "overhead when not compensated")

@@ -11,7 +11,8 @@
   const boxOf = JSON.parse(document.getElementById("boxes").textContent);
   // The graph shows the boxes over its thresholds: graphviz titles them.
   const drawn = new Set([...document.querySelectorAll("#graph g.node > title")].map((t) => t.textContent));
-  const m = PV.model(prof, boxOf.map((b) => (drawn.has("f" + b) ? b : -1)));
+  const made = PV.graph.madeWith() || {};
+  const m = PV.model(prof, boxOf.map((b) => (drawn.has("f" + b) ? b : -1)), made.few);
   const F = PV.fmt;
   const trail = [];
   let hotOn = false;
@@ -67,8 +68,18 @@
   document.getElementById("summary").textContent = prof.events[0] + " " + F.human(m.run, m.unit) +
     " \u00b7 " + prof.functions.length + " functions \u00b7 " + prof.threads + " thread" +
     (prof.threads === 1 ? "" : "s");
-  // When the hooks took much of the raw run, the command says so beside the
-  // thresholds (lib/model/trust.h), and the bar does too.
+  // Sampled time: how many samples, and what a share is good to on hover.
+  if (m.sampled && typeof made.sampling === "string") {
+    const sampling = document.createElement("span");
+    sampling.id = "sampling";
+    sampling.textContent = " \u00b7 " + F.count(prof.functions.reduce((s, f) => s + (f.samples || 0), 0)) +
+      " samples";
+    sampling.title = made.sampling;
+    document.getElementById("summary").appendChild(sampling);
+  }
+  // When the hooks took much of the raw run, or a sampled run was short, the
+  // command says so beside the thresholds (lib/model/trust.h), and the bar
+  // does too.
   const doubt = PV.graph.doubt();
   if (doubt) {
     const warn = document.createElement("span");

@@ -4,13 +4,17 @@
  * to), each one's callers and callees, the graph box each is drawn in
  * (boxOf: -1 when the graph leaves it out; the dot writer merges the copies
  * of a header's function into one box), each box's and each graph arc's
- * total (what the threshold sliders judge by), and the hot path. */
-PV.model = function (prof, boxOf) {
+ * total (what the threshold sliders judge by), and the hot path. When the
+ * first event is sampled time, few (the command's PV_FEW_SAMPLES) is the
+ * number of samples under which a self is marked uncertain. */
+PV.model = function (prof, boxOf, few) {
   const funcs = prof.functions;
   const m = {
     prof, funcs, boxOf,
     events: prof.events, units: prof.units, unit: prof.units[0],
     run: prof.run_total[0],
+    sampled: !!prof.kinds && prof.kinds[0] === "sampled",
+    few: few || 0,
     callers: funcs.map(() => []), // arcs into each function
     callees: funcs.map(() => []), // arcs out of it
     rootArcs: [],                 // calls from outside instrumented code
@@ -86,6 +90,17 @@ PV.hotPath = function (m) {
   return path;
 };
 
+/* The samples behind the self of a function (or of a box of copies), and
+ * whether they are few: a sampled self under m.few samples, not a wait's
+ * (its self is blocked time, measured). Null when the time is not sampled. */
+PV.samplesOf = function (m, ids) {
+  if (!m.sampled) return null;
+  const n = ids.reduce((s, i) => s + (m.funcs[i].samples || 0), 0);
+  const self = ids.reduce((s, i) => s + m.funcs[i].self[0], 0);
+  const wait = ids.every((i) => m.funcs[i].kind === "wait");
+  return { n, wait, few: self > 0 && !wait && n < m.few, error: n ? 1 / Math.sqrt(n) : 1 };
+};
+
 /* What hovering a function (or a box of several copies) says. */
 PV.describe = function (m, ids) {
   const F = PV.fmt, f = m.funcs[ids[0]];
@@ -105,6 +120,13 @@ PV.describe = function (m, ids) {
     h += "<tr><td>total</td><td>" + F.human(total, unit) + " (" + F.pct(total, run) + ")</td></tr>";
     if (e === 0)
       h += "<tr><td>calls</td><td>" + F.count(calls) + "</td></tr>";
+    const s = e === 0 ? PV.samplesOf(m, ids) : null;
+    if (s && s.wait)
+      h += "<tr><td>samples</td><td>none: its self is blocked time, measured</td></tr>";
+    else if (s && self)
+      h += "<tr><td>samples</td><td" + (s.few ? " class=few title='fewer than " + m.few +
+        " samples: its self is uncertain'" : "") + ">" + F.count(s.n) + (s.few ? " ?" : "") +
+        " (self \u00b1" + (100 * s.error).toFixed(0) + "%)</td></tr>";
     h += "<tr><td>per call</td><td>" + (calls ? F.human(total / calls, unit) : "-") + "</td></tr>";
   });
   const cyc = m.events.indexOf("cycles"), ins = m.events.indexOf("instructions");

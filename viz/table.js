@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* table.js — every function of the profile (the graph shows the hottest),
- * sortable by each column; a click on a row picks the function. */
+ * sortable by each column; a click on a row picks the function. Sampled
+ * time adds the samples behind each self, "?" where they are few. */
 PV.table = {
   columns: [
     { name: "Function", key: (f) => f.name, text: true },
@@ -10,10 +11,12 @@ PV.table = {
     { name: "Total %", key: (f) => f.total[0], share: true },
     { name: "Calls", key: (f) => f.calls },
     { name: "Per call", key: (f) => f.calls ? f.total[0] / f.calls : 0, amount: true },
+    { name: "Samples", key: (f) => f.samples || 0, samples: true },
     { name: "Where", key: (f) => PV.fmt.where(f), text: true },
   ],
   init(m, onPick) {
     this.m = m;
+    if (!m.sampled) this.columns = this.columns.filter((c) => !c.samples);
     this.host = document.getElementById("table");
     this.sortBy = 3;
     this.descending = true;
@@ -54,7 +57,11 @@ PV.table = {
       for (const c of this.columns) {
         const v = c.key(f);
         const text = c.text ? F.esc(v) : c.share ? F.pct(v, m.run) : c.amount ? F.human(v, unit) : F.count(v);
-        h += c.text ? "<td title=\"" + text + "\">" + text + "</td>" : "<td class=num>" + text + "</td>";
+        if (c.samples && PV.samplesOf(m, [id]).few)
+          h += "<td class='num few' title='fewer than " + m.few + " samples: its self is uncertain'>" +
+            text + " ?</td>";
+        else
+          h += c.text ? "<td title=\"" + text + "\">" + text + "</td>" : "<td class=num>" + text + "</td>";
       }
       h += "</tr>";
     }

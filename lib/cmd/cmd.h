@@ -75,7 +75,8 @@ int pv_write_to(const char *path, const struct pv_report *r);
 int pv_lead_with_event(struct pv_loaded *l, const char *name);
 
 /* Whether b counts what a does: the same events, in order, in the same
- * units. Otherwise one line naming both files and their events. */
+ * units, each sampled in both or in neither. Otherwise one line naming both
+ * files and their events. */
 int pv_same_events(const struct pv_loaded *a, const struct pv_loaded *b, const char *cmd);
 
 /* Parse a percentage ("0.5", "0.5%") or a count for an option: 0, or -1

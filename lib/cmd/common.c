@@ -128,8 +128,9 @@ static void events_text(const struct pv_report *r, char *out, size_t size)
 	size_t used = 0;
 	out[0] = '\0';
 	for (unsigned e = 0; e < r->nev && used < size; e++)
-		used += (size_t)snprintf(out + used, size - used, "%s%s [%s]", e ? ", " : "",
-					 r->events[e].name, pv_event_unit(&r->events[e]));
+		used += (size_t)snprintf(out + used, size - used, "%s%s [%s%s]", e ? ", " : "",
+					 r->events[e].name, pv_event_unit(&r->events[e]),
+					 pv_event_is_sampled(&r->events[e]) ? ", sampled" : "");
 }
 
 int pv_same_events(const struct pv_loaded *a, const struct pv_loaded *b, const char *cmd)
@@ -137,7 +138,8 @@ int pv_same_events(const struct pv_loaded *a, const struct pv_loaded *b, const c
 	int same = a->r.nev == b->r.nev;
 	for (unsigned e = 0; same && e < a->r.nev; e++)
 		same = !strcmp(a->r.events[e].name, b->r.events[e].name) &&
-		       pv_event_is_time(&a->r.events[e]) == pv_event_is_time(&b->r.events[e]);
+		       pv_event_is_time(&a->r.events[e]) == pv_event_is_time(&b->r.events[e]) &&
+		       pv_event_is_sampled(&a->r.events[e]) == pv_event_is_sampled(&b->r.events[e]);
 	if (!same) {
 		char ea[512], eb[512];
 		events_text(&a->r, ea, sizeof(ea));

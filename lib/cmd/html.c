@@ -184,6 +184,26 @@ static void put_script_json(FILE *out, const char *s, size_t len)
 			fputc(s[i], out);
 }
 
+/* A JSON string of text, or null, inside the page's script element. */
+static void put_text_or_null(FILE *out, const char *text)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *mem = text ? open_memstream(&json, &len) : NULL;
+	if (!mem) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', mem);
+	pv_json_text(mem, text);
+	fputc('"', mem);
+	if (fclose(mem) == 0)
+		put_script_json(out, json, len);
+	else
+		fputs("null", out);
+	free(json);
+}
+
 /* dot's SVG inline: from <svg on (its XML declaration and doctype are not
  * HTML's); graphviz has escaped every text in it as XML. */
 static void put_svg(FILE *out, const char *svg)
@@ -198,6 +218,7 @@ static void put_box_map(FILE *out, const struct page *p)
 		fprintf(out, "%s%d", i ? "," : "", p->box_of[i]);
 	fputc(']', out);
 }
+
 
 /* The template's placeholders, each a comment alone: what goes there. */
 static int put_part(FILE *out, const char *name, size_t len, const struct page *p)
@@ -225,16 +246,13 @@ static int put_part(FILE *out, const char *name, size_t len, const struct page *
 		return 0;
 	}
 	if (len == 10 && !strncmp(name, "thresholds", 10)) { /* what was laid out */
-		char doubt[256];
-		fprintf(out, "{\"node\":%.17g,\"arc\":%.17g,\"nodes\":%u,\"doubt\":",
-			p->r.node_threshold, p->r.edge_threshold, p->r.max_nodes);
-		if (pv_doubt_text(&p->r, 0, doubt, sizeof(doubt))) {
-			fputc('"', out);
-			pv_json_text(out, doubt);
-			fputs("\"}", out);
-		} else {
-			fputs("null}", out);
-		}
+		char text[1024];
+		fprintf(out, "{\"node\":%.17g,\"arc\":%.17g,\"nodes\":%u,\"few\":%d,\"doubt\":",
+			p->r.node_threshold, p->r.edge_threshold, p->r.max_nodes, PV_FEW_SAMPLES);
+		put_text_or_null(out, pv_doubt_text(&p->r, 0, text, sizeof(text)) ? text : NULL);
+		fputs(",\"sampling\":", out);
+		put_text_or_null(out, pv_sampling_text(&p->r, 0, text, sizeof(text)) ? text : NULL);
+		fputc('}', out);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(assets) / sizeof(assets[0]); i++)

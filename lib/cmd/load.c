@@ -55,6 +55,26 @@ static uint64_t count_of(struct reader *rd, json_t *obj, const char *key, const 
 	return v && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
 }
 
+/* An optional count (a field later revisions added): 0 when missing. */
+static uint64_t count_or(struct reader *rd, json_t *obj, const char *key, const char *where)
+{
+	return json_object_get(obj, key) ? count_of(rd, obj, key, where) : 0;
+}
+
+/* An optional amount, a number of at least 0 (a field later revisions
+ * added): 0 when missing. */
+static double amount_or(struct reader *rd, json_t *obj, const char *key, const char *where)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || !(json_number_value(v) >= 0)) {
+		fail(rd, "%s: \"%s\" is not a number of at least 0", where, key);
+		return 0;
+	}
+	return json_number_value(v);
+}
+
 /* An optional number: def when missing or null. */
 static double real_or(json_t *obj, const char *key, double def)
 {
@@ -182,7 +202,12 @@ static void read_function(struct reader *rd, json_t *f, unsigned nev, struct pv_
 	json_t *address = json_object_get(f, "address");
 	if (json_is_string(address))
 		out->fn = (void *)(uintptr_t)strtoull(json_string_value(address), NULL, 16);
+	json_t *kind = json_object_get(f, "kind"); /* revision 4 on */
+	if (kind && (!json_is_string(kind) ||
+		     !pv_func_kind_named(json_string_value(kind), &out->kind)))
+		fail(rd, "%s: \"kind\" is no kind of function", where);
 	out->calls = count_of(rd, f, "calls", where);
+	out->samples = count_or(rd, f, "samples", where);
 	values_of(rd, f, "self", nev, out->self, where);
 	values_of(rd, f, "total", nev, out->total, where);
 	values_or(rd, f, "raw_self", nev, out->raw_self, out->self, where);
@@ -230,6 +255,7 @@ static void read_path(struct reader *rd, json_t *p, struct pv_report *r, unsigne
 	}
 	out->func = function_ref(rd, json_object_get(p, "function"), r->n_funcs, where);
 	out->calls = count_of(rd, p, "calls", where);
+	out->samples = count_or(rd, p, "samples", where);
 	values_of(rd, p, "self", r->nev, out->self, where);
 	values_of(rd, p, "total", r->nev, out->total, where);
 	values_or(rd, p, "raw_self", r->nev, out->raw_self, out->self, where);
@@ -278,6 +304,28 @@ static void read_compensation(struct reader *rd, json_t *root, struct pv_report 
 		json_t *ratio = json_array_get(json_object_get(root, "running_ratio"), i);
 		r->multiplexed[i] = json_is_number(ratio) ? json_number_value(ratio) : 1;
 	}
+}
+
+/* How event 0 was sampled (revision 4 on): zeros when absent. */
+static void read_sampling(struct reader *rd, json_t *root, struct pv_report *r)
+{
+	json_t *s = json_object_get(root, "sampling");
+	if (!s)
+		return;
+	if (!json_is_object(s)) {
+		fail(rd, "\"sampling\" is not an object");
+		return;
+	}
+	struct pv_sampling *out = &r->sampling;
+	out->rate_hz = amount_or(rd, s, "rate_hz", "sampling");
+	out->wall_seconds = amount_or(rd, s, "wall_seconds", "sampling");
+	out->looks = count_or(rd, s, "looks", "sampling");
+	out->samples = count_or(rd, s, "samples", "sampling");
+	out->own_samples = count_or(rd, s, "own_samples", "sampling");
+	out->own_ns = count_or(rd, s, "own_ns", "sampling");
+	out->unsampled_ns = count_or(rd, s, "unsampled_ns", "sampling");
+	out->blocked_ns = count_or(rd, s, "blocked_ns", "sampling");
+	out->sampler_ns = count_or(rd, s, "sampler_ns", "sampling");
 }
 
 static void read_processes(struct reader *rd, json_t *root, struct pv_loaded *l)
@@ -341,6 +389,7 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 	r->losses.rekeys_incomplete =
 		(uint64_t)json_integer_value(json_object_get(losses, "rekeys_incomplete"));
 	r->lost_records = (uint64_t)json_integer_value(json_object_get(losses, "lost_records"));
+	read_sampling(rd, root, r);
 
 	json_t *funcs = member(rd, root, "functions", JSON_ARRAY, "");
 	json_t *arcs = member(rd, root, "arcs", JSON_ARRAY, "");

@@ -25,6 +25,7 @@ static const char usage[] =
 	"the same events, in the same order, in the same units.\n"
 	"The merged profile lists the processes that went into it (\"processes\");\n"
 	"its program and pid are the first profile's, its wall time the longest.\n"
+	"Sampled time adds its samples, and the runs' sampling figures.\n"
 	"  -o, --output OUT  write there (atomically), in the format its extension\n"
 	"                    asks for (.json to work on it further); required\n";
 
@@ -43,6 +44,7 @@ struct merged {
 	struct func_entry *func_table;
 	struct pv_pair *arc_table, *path_table;
 	int mixed_compensation;
+	int mixed_rates; /* sampled at different rates: their samples weigh differently */
 	int with_paths, without_paths; /* inputs with call paths, and without */
 };
 
@@ -115,6 +117,7 @@ static int new_function(struct merged *m, const struct pv_rfunc *f)
 	struct pv_rfunc *out = &m->r.funcs[m->r.n_funcs];
 	out->id = (int)m->r.n_funcs;
 	out->fn = f->fn; /* the first process's: an address means nothing across them */
+	out->kind = f->kind;
 	out->copies = 1;
 	if (pv_symbol_copy(&out->sym, &f->sym) < 0)
 		return -1;
@@ -164,6 +167,7 @@ static int merge_functions(struct merged *m, const struct pv_report *in, int *fu
 		}
 		struct pv_rfunc *out = &m->r.funcs[e->index];
 		out->calls += f->calls;
+		out->samples += f->samples;
 		add_costs(out->self, f->self, in->nev);
 		add_costs(out->total, f->total, in->nev);
 		add_costs(out->raw_self, f->raw_self, in->nev);
@@ -223,6 +227,7 @@ static int merge_paths(struct merged *m, const struct pv_report *in, const int *
 			out->func = func;
 		}
 		out->calls += p->calls;
+		out->samples += p->samples;
 		add_costs(out->self, p->self, in->nev);
 		add_costs(out->total, p->total, in->nev);
 		add_costs(out->raw_self, p->raw_self, in->nev);
@@ -301,6 +306,9 @@ static void merge_run(struct merged *m, const struct pv_report *in, int first)
 	r->stray_exits += in->stray_exits;
 	r->resyncs += in->resyncs;
 	pv_losses_add(&r->losses, &in->losses);
+	if (!first && in->sampling.rate_hz != r->sampling.rate_hz)
+		m->mixed_rates = 1;
+	pv_sampling_add(&r->sampling, &in->sampling);
 	r->lost_records += in->lost_records;
 	if (in->wall_seconds > r->wall_seconds)
 		r->wall_seconds = in->wall_seconds;
@@ -394,6 +402,10 @@ int pv_cmd_merge(int argc, char **argv)
 		fprintf(stderr, "profviz merge: warning: some profiles had the hooks' own cost "
 			"taken out and some not; their figures are summed as they are, and the "
 			"merge says it is not compensated\n");
+	if (m.mixed_rates)
+		fprintf(stderr, "profviz merge: warning: the profiles' time was sampled at "
+			"different rates; their samples are summed as they are, and the merge "
+			"says the first one's rate (%g Hz)\n", m.r.sampling.rate_hz);
 	if (m.with_paths && m.without_paths)
 		fprintf(stderr, "profviz merge: warning: %d of the profiles have no call paths "
 			"(written before JSON revision 2): the merged paths leave them out\n",

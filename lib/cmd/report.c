@@ -2,8 +2,10 @@
 /*
  * report.c — `profviz report`: the flat profile and the hottest arcs in the
  * terminal, as perf report and gprof show them. Colour only on a terminal.
+ * Sampled time gets its samples column, and its few-samples mark.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -20,8 +22,8 @@ static const char usage[] =
 	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
 	"                      [--focus FUNC | --root FUNC] [--color WHEN] PROFILE.json\n"
 	"The functions hottest first (self and total share of the run, calls, cost\n"
-	"per call, IPC when the run counted instructions and cycles), then the\n"
-	"hottest arcs.\n"
+	"per call, IPC when the run counted instructions and cycles, the samples\n"
+	"behind each self when the time was sampled), then the hottest arcs.\n"
 	"  --top N       rows of each table (default 25; 0: all)\n"
 	"  --sort KEY    self (default), total, calls, per-call or name\n"
 	"  --event NAME  the event the tables are in (default: the run's first)\n"
@@ -138,7 +140,11 @@ static void heading(const struct view *v)
 		printf(" %s [%s]", r->events[i].name, pv_event_unit(&r->events[i]));
 	printf("; this report in %s, run total ", r->events[v->ev].name);
 	amount(v, (double)r->run_total[v->ev], 0);
-	printf("%s\n", r->compensated ? " (the hooks' own cost taken out)" : "");
+	int sampled = pv_sampled(r, v->ev);
+	printf("%s\n", r->compensated && !sampled ? " (the hooks' own cost taken out)" : "");
+	char text[1024];
+	if (pv_sampling_text(r, v->ev, text, sizeof(text)))
+		printf("%s\n", text);
 	if (r->view)
 		printf("%s\n", r->view);
 }
@@ -155,8 +161,10 @@ static void flat(const struct view *v, unsigned top)
 	qsort(order, r->n_funcs, sizeof(int), func_order);
 	unsigned rows = top && top < r->n_funcs ? top : r->n_funcs;
 	int ipc = v->ipc_instructions >= 0 && v->ipc_cycles >= 0;
-	printf("\n%7s %7s %12s %12s %12s %12s%s  function\n", "self%", "total%", "self", "total",
-	       "calls", "per call", ipc ? "   IPC" : "");
+	int sampled = pv_sampled(r, v->ev);
+	unsigned few = 0;
+	printf("\n%7s %7s %12s %12s %12s %12s%s%s  function\n", "self%", "total%", "self", "total",
+	       "calls", "per call", ipc ? "   IPC" : "", sampled ? "   samples" : "");
 	for (unsigned n = 0; n < rows; n++) {
 		const struct pv_rfunc *f = &r->funcs[order[n]];
 		double self_pct = percent(f->self[v->ev], r->run_total[v->ev]);
@@ -174,12 +182,20 @@ static void flat(const struct view *v, unsigned top)
 			else
 				printf(" %5s", "-");
 		}
+		if (sampled) {
+			int marked = pv_few_samples(r, f, v->ev);
+			printf(" %8" PRIu64 " %s", f->samples, marked ? "?" : " ");
+			few += marked;
+		}
 		printf("  %s", f->sym.name);
 		where(f);
 		printf("%s\n", plain(v));
 	}
 	if (rows < r->n_funcs)
 		printf("... %u more functions (--top 0 for all)\n", r->n_funcs - rows);
+	if (few)
+		printf("? its self rests on fewer than %d samples (worse than \xc2\xb1%.0f%% of itself)\n",
+		       PV_FEW_SAMPLES, 100 * pv_sampling_error(PV_FEW_SAMPLES));
 	free(order);
 }
 
@@ -262,6 +278,13 @@ static void doubts(const struct view *v)
 	unsigned ev = v->ev;
 	if (!pv_times_doubtful(r, ev))
 		return;
+	char text[1024];
+	if (pv_sampled(r, ev) && pv_doubt_text(r, ev, text, sizeof(text))) {
+		/* no hooks in sampled time: the doubt is a short run's */
+		text[0] = (char)toupper((unsigned char)text[0]);
+		printf("\n%s.\n", text);
+		return;
+	}
 	int *order = malloc((r->n_funcs + 1) * sizeof(int));
 	if (!order)
 		return;

@@ -86,6 +86,7 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 		if (i > 0 && same_source(&order[i - 1]->sym, &f->sym)) {
 			struct pv_rfunc *b = &view->funcs[boxes - 1];
 			b->calls += f->calls;
+			b->samples += f->samples;
 			add_costs(b->self, f->self, r->nev);
 			add_costs(b->total, f->total, r->nev);
 			add_costs(b->raw_self, f->raw_self, r->nev);

@@ -4,6 +4,29 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/compiler.h"
+
+static const char *const func_kind_names[] = {
+	[PV_FUNC_PLAIN] = "plain",
+	[PV_FUNC_SIGNAL] = "signal",
+	[PV_FUNC_WAIT] = "wait",
+};
+
+const char *pv_func_kind_name(enum pv_func_kind k)
+{
+	return (unsigned)k < PV_ARRAY_SIZE(func_kind_names) ? func_kind_names[k] : "plain";
+}
+
+int pv_func_kind_named(const char *name, enum pv_func_kind *k)
+{
+	for (unsigned i = 0; i < PV_ARRAY_SIZE(func_kind_names); i++)
+		if (!strcmp(name, func_kind_names[i])) {
+			*k = (enum pv_func_kind)i;
+			return 1;
+		}
+	return 0;
+}
+
 void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
 {
 	dst->unrecorded_calls += src->unrecorded_calls;

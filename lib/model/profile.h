@@ -23,6 +23,12 @@ enum pv_func_kind {
 	PV_FUNC_WAIT,   /* a wait in libc: its self is blocked time */
 };
 
+/* "plain", "signal", "wait": the kind's name in a saved profile. */
+const char *pv_func_kind_name(enum pv_func_kind k);
+
+/* The kind named so: 1, or 0 if the name is none of them. */
+int pv_func_kind_named(const char *name, enum pv_func_kind *k);
+
 struct pv_fstat {
 	void *fn;
 	enum pv_func_kind kind; /* said by whoever adds its calls */

@@ -128,6 +128,13 @@ static int build_paths(struct pv_report *r, const struct pv_profile *p, struct f
 	return complete ? 0 : -1;
 }
 
+/* Whether event e's raw costs hold the hooks' calibrated cost: not when
+ * it is sampled time, whose samples in the runtime's code are dropped. */
+static int hooks_in(const struct pv_report *r, const struct pv_overhead *o, unsigned e)
+{
+	return o->calibrated && !pv_event_is_sampled(&r->events[e]);
+}
+
 /* Each event's overhead out of the paths' raw costs (pv_compensate), then
  * gathered by function and by arc. */
 static int compensate_paths(struct pv_report *r, const struct pv_overhead *o,
@@ -160,8 +167,9 @@ static int compensate_paths(struct pv_report *r, const struct pv_overhead *o,
 			};
 		}
 		/* A multiplexed event counted only part of the time: per call, the
-		 * raw counts hold that part of the overhead calibration measured. */
-		double part = running_ratio[e];
+		 * raw counts hold that part of the overhead calibration measured;
+		 * a sampled one none of it. */
+		double part = hooks_in(r, o, e) ? running_ratio[e] : 0;
 		double span = pv_event_hides_hooks(&r->events[e]) ? o->callee_span[e] * part : 0;
 		struct pv_hook_costs c = { o->caller[e] * part, o->caller_miss[e] * part,
 					   o->callee[e] * part, span };
@@ -279,7 +287,7 @@ static void overhead_in_units(struct pv_report *r, const struct pv_overhead *o,
 {
 	r->compensated = o->calibrated;
 	for (unsigned e = 0; e < r->nev && o->calibrated; e++) {
-		double unit = conv->factor[e] * conv->running_ratio[e];
+		double unit = hooks_in(r, o, e) ? conv->factor[e] * conv->running_ratio[e] : 0;
 		r->caller_cost[e] = o->caller[e] * unit;
 		r->caller_miss_cost[e] = o->caller_miss[e] * unit;
 		r->callee_cost[e] = o->callee[e] * unit;
@@ -308,7 +316,7 @@ static int build_threads(struct pv_report *r, const struct pv_profile *p,
 		rt->wall_seconds = ts->wall_seconds;
 		for (unsigned e = 0; e < r->nev; e++) {
 			double raw = (double)ts->total[e], added = 0;
-			if (o->calibrated)
+			if (hooks_in(r, o, e))
 				added = conv->running_ratio[e] * modelled[e] *
 					((double)ts->calls * o->callee[e] +
 					 (double)(ts->calls - ts->outer_calls) * o->caller[e] +

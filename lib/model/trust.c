@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "model/trust.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,9 +20,11 @@ double pv_hooks_share(const struct pv_report *r, unsigned e)
 }
 
 /* Time (clocks, cycles) is what out-of-order execution overlaps with the
- * hooks. */
+ * hooks; sampled time has no hooks in it, and doubts its samples only. */
 int pv_times_doubtful(const struct pv_report *r, unsigned e)
 {
+	if (pv_sampled(r, e))
+		return pv_short_run(r, e);
 	return e < r->nev && pv_event_hides_hooks(&r->events[e]) &&
 	       pv_hooks_share(r, e) >= PV_HOOKS_SHARE_DOUBTFUL;
 }
@@ -30,12 +34,113 @@ int pv_cheaper_than_hooks(const struct pv_report *r, const struct pv_rfunc *f, u
 	return f->calls && (double)f->self[e] < pv_hooks_per_call(r, e) * (double)f->calls;
 }
 
+int pv_sampled(const struct pv_report *r, unsigned e)
+{
+	return e < r->nev && pv_event_is_sampled(&r->events[e]);
+}
+
+uint64_t pv_samples_in(const struct pv_report *r)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		n += r->funcs[i].samples;
+	return n;
+}
+
+/* What of r's total in e was blocked in libc's waits: measured, not sampled. */
+static uint64_t blocked_in(const struct pv_report *r, unsigned e)
+{
+	uint64_t ns = 0;
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		if (r->funcs[i].kind == PV_FUNC_WAIT)
+			ns += r->funcs[i].self[e];
+	return ns;
+}
+
+double pv_share_error(const struct pv_report *r, unsigned e, double share)
+{
+	uint64_t n = pv_samples_in(r);
+	double run = (double)r->run_total[e], sampled = run - (double)blocked_in(r, e);
+	if (share <= 0)
+		return 0;
+	if (!n || sampled <= 0)
+		return share; /* nothing to estimate it from: all of it in doubt */
+	/* pv_sampling_error of the samples expected behind the share. */
+	double behind = share * run / sampled * (double)n;
+	return share / sqrt(behind);
+}
+
+int pv_few_samples(const struct pv_report *r, const struct pv_rfunc *f, unsigned e)
+{
+	return pv_sampled(r, e) && f->self[e] && f->kind != PV_FUNC_WAIT &&
+	       f->samples < PV_FEW_SAMPLES;
+}
+
+int pv_short_run(const struct pv_report *r, unsigned e)
+{
+	return pv_sampled(r, e) && pv_samples_in(r) < PV_SHORT_RUN_SAMPLES;
+}
+
+/* n with a comma every three digits: 12,345. */
+static void thousands(uint64_t n, char *out, size_t size)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%" PRIu64, n), at = 0;
+	for (int i = 0; i < len && (size_t)at + 2 < size; i++) {
+		if (i && (len - i) % 3 == 0)
+			out[at++] = ',';
+		out[at++] = digits[i];
+	}
+	out[at] = '\0';
+}
+
+/* A short run: how little a function at 1 % of it is good to. */
+static int short_run_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
+{
+	char n[32];
+	thousands(pv_samples_in(r), n, sizeof(n));
+	snprintf(buf, size,
+		 "%sa short run: %s samples (under %d): a function at 1%% of it is good only "
+		 "to \xc2\xb1%.0f%% of itself; profile a longer run",
+		 r->view ? "in this view, " : "", n, PV_SHORT_RUN_SAMPLES,
+		 100 * pv_share_error(r, e, 0.01) / 0.01);
+	return 1;
+}
+
+int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	if (!pv_sampled(r, e))
+		return 0;
+	const struct pv_sampling *s = &r->sampling;
+	char n[32], rate[48] = "", dropped[64] = "", blocked[96] = "";
+	thousands(pv_samples_in(r), n, sizeof(n));
+	if (s->rate_hz > 0)
+		snprintf(rate, sizeof(rate), " at %.0f Hz", s->rate_hz);
+	if (s->samples + s->own_samples)
+		snprintf(dropped, sizeof(dropped), "; %.1f%% dropped as profviz's own",
+			 100.0 * (double)s->own_samples / (double)(s->samples + s->own_samples));
+	uint64_t waits = blocked_in(r, e);
+	if (waits && r->run_total[e])
+		snprintf(blocked, sizeof(blocked),
+			 "; %.1f%% of it blocked in libc's waits (measured, not sampled)",
+			 100.0 * (double)waits / (double)r->run_total[e]);
+	snprintf(buf, size, "%s sampled%s: %s samples%s%s%s\na share of %.0f%% is good to "
+		 "\xc2\xb1%.2g points",
+		 r->events[e].name, rate, n, r->view ? " in this view" : "", dropped, blocked,
+		 100 * PV_QUOTED_SHARE, 100 * pv_share_error(r, e, PV_QUOTED_SHARE));
+	return 1;
+}
+
 int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
 {
 	if (size)
 		buf[0] = '\0';
 	if (!pv_times_doubtful(r, e))
 		return 0;
+	if (pv_sampled(r, e))
+		return short_run_text(r, e, buf, size);
 	int time = pv_event_is_time(&r->events[e]);
 	/* A part is judged on its own: the whole run's report may not doubt it. */
 	const char *same = r->view_options;

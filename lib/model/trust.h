@@ -9,6 +9,11 @@
  * the short functions' own times: no choice of constant cost fits them all.
  * A profile then says so, and names the functions cheaper than their hooks,
  * which the user can leave out of instrumentation.
+ *
+ * Sampled time (PV_EVENT_SAMPLED) carries no hooks' cost: the sampler drops
+ * the looks that find a thread in profviz's own code. Its doubt is the
+ * sampling's: a function's self estimated from n samples is good to about
+ * 1/sqrt(n) of itself (pv_sampling_error), so few samples say little.
  */
 #ifndef PV_TRUST_H
 #define PV_TRUST_H
@@ -23,9 +28,19 @@
 /* The hooks' own share of the raw run in event e: 0 when not compensated. */
 double pv_hooks_share(const struct pv_report *r, unsigned e);
 
+/* Below this many samples in all, a sampled run (or part) is short: a
+ * function at 1 % of it rests on fewer than PV_FEW_SAMPLES samples, its self
+ * good to ±32 % at best, and so do boxes the graph shows by default (from
+ * 0.5 %). At 1000 Hz, that is under a second of CPU time. */
+#define PV_SHORT_RUN_SAMPLES (100 * PV_FEW_SAMPLES)
+
+/* The share whose precision a sampled profile's caption quotes. */
+#define PV_QUOTED_SHARE 0.10
+
 /* Whether e's compensated times are in doubt: a time event (the hooks' cost
  * in counts of things done does not vary so), with the hooks at
- * PV_HOOKS_SHARE_DOUBTFUL of the raw run or more. */
+ * PV_HOOKS_SHARE_DOUBTFUL of the raw run or more. Sampled time is judged by
+ * its samples instead: in doubt when the run is short. */
 int pv_times_doubtful(const struct pv_report *r, unsigned e);
 
 /* Whether f's own compensated cost per call is below the hooks' per call. */
@@ -38,5 +53,31 @@ double pv_hooks_per_call(const struct pv_report *r, unsigned e);
  * into buf: 1 when e's times are in doubt, else 0 and buf empty. For a part
  * (r->view), it says so; the report it names takes r->view_options. */
 int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size);
+
+/* Whether r has event e, and it is sampled time. */
+int pv_sampled(const struct pv_report *r, unsigned e);
+
+/* The samples behind r's sampled amounts: its functions' (a part's own). */
+uint64_t pv_samples_in(const struct pv_report *r);
+
+/* The standard error of a share (0-1) of r's total in sampled event e, in
+ * the same terms: share / sqrt(the samples expected behind it). Time blocked
+ * in libc's waits is measured, not sampled: a share stands on the samples of
+ * the sampled rest. */
+double pv_share_error(const struct pv_report *r, unsigned e, double share);
+
+/* Whether f's self in sampled event e rests on fewer than PV_FEW_SAMPLES
+ * samples: it has a self, and it is not a wait (whose self is measured). */
+int pv_few_samples(const struct pv_report *r, const struct pv_rfunc *f, unsigned e);
+
+/* Whether sampled event e of r has fewer than PV_SHORT_RUN_SAMPLES samples. */
+int pv_short_run(const struct pv_report *r, unsigned e);
+
+/* How e was sampled, for the graph's caption and profviz report, into buf:
+ * the rate, the samples, the share of looks dropped as profviz's own, the
+ * share of time blocked (measured); then, on a line of its own (after a
+ * '\n'), what a share of PV_QUOTED_SHARE is good to. 1 when e is sampled,
+ * else 0 and buf empty. */
+int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t size);
 
 #endif

@@ -28,6 +28,7 @@ static int new_function(struct building *b, int old)
 	f->id = (int)b->out->n_funcs;
 	f->fn = b->in->funcs[old].fn;
 	f->copies = b->in->funcs[old].copies;
+	f->kind = b->in->funcs[old].kind;
 	if (pv_symbol_copy(&f->sym, &b->in->funcs[old].sym) < 0)
 		return -1;
 	return b->func_of[old] = (int)b->out->n_funcs++;
@@ -85,6 +86,7 @@ static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVEN
 		int nested = open_above(r, (int)i, id);
 		struct pv_rfunc *f = &r->funcs[id];
 		f->calls += p->calls;
+		f->samples += p->samples;
 		for (unsigned ev = 0; ev < nev; ev++) {
 			f->self[ev] += p->self[ev];
 			f->raw_self[ev] += p->raw_self[ev];
@@ -208,6 +210,7 @@ static void keep_paths(const struct pv_report *in, const struct pv_view *v, stru
 		if (!m->under[i]) { /* a caller of the focus: only what flows through it */
 			memset(q->self, 0, sizeof(q->self));
 			memset(q->raw_self, 0, sizeof(q->raw_self));
+			q->samples = 0;
 			memcpy(q->total, m->flow[i], sizeof(q->total));
 		}
 		m->index_of[i] = (int)out->n_paths++;

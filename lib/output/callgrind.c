@@ -6,7 +6,9 @@
  * definition line; then, per arc out of it, cfn= (with cfl=, cob=), the call
  * count and the arc's inclusive cost. Positions are lines; there is one cost
  * column per event, in output units (ns for clocks). Names are written once
- * and referred to by id after that (the format's name compression).
+ * and referred to by id after that (the format's name compression). Sampled
+ * time says how it was sampled in a desc: line, which callgrind_annotate and
+ * KCachegrind show with the profile.
  *
  * callgrind_annotate --inclusive=yes takes a function's inclusive cost to be
  * the sum of the costs written on the calls into it (a function nothing
@@ -34,6 +36,7 @@
 #include <string.h>
 
 #include "output/format.h"
+#include "model/trust.h"
 
 #define ROOT_NAME "(program)" /* where calls from uninstrumented code come from */
 #define UNKNOWN "???"         /* callgrind's own word for a file or object it lacks */
@@ -138,6 +141,16 @@ static void write_header(FILE *out, const struct pv_report *r)
 {
 	char ids[PV_MAX_EVENTS][160];
 	fputs("# callgrind format\nversion: 1\ncreator: profviz\n", out);
+	char sampling[1024];
+	if (pv_sampling_text(r, 0, sampling, sizeof(sampling))) {
+		fputs("desc: Sampling: ", out);
+		for (const char *c = sampling; *c; c++)
+			if (*c == '\n')
+				fputs("; ", out); /* one line */
+			else
+				fputc(*c, out);
+		fputc('\n', out);
+	}
 	fprintf(out, "pid: %d\ncmd: ", r->pid);
 	for (const char *c = r->program ? r->program : UNKNOWN; *c; c++)
 		fputc(*c == '\n' ? ' ' : *c, out);
@@ -147,7 +160,8 @@ static void write_header(FILE *out, const struct pv_report *r)
 		fprintf(out, "event: %s : ", ids[i]);
 		for (const char *c = r->events[i].name; *c; c++)
 			fputc(*c == '\n' ? ' ' : *c, out);
-		fprintf(out, " (%s)\n", pv_event_unit(&r->events[i]));
+		fprintf(out, " (%s%s)\n", pv_event_unit(&r->events[i]),
+			pv_sampled(r, i) ? ", sampled" : "");
 	}
 	/* callgrind_annotate takes "events:" as the header's last line. */
 	fputs("events:", out);

@@ -8,6 +8,8 @@
  * reddest and thickest chain, and labelled with that share, the share of
  * the caller's total spent through it, and its calls. Nodes and arcs under
  * the thresholds are left out, and the graph's label says how much was.
+ * Sampled time says how it was sampled instead of what compensation took,
+ * and marks the boxes whose self rests on few samples.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -22,6 +24,7 @@
 
 #define PV_DOT_NAME_MAX 160    /* characters of a name shown in a box */
 #define PV_DOT_TOOLTIP_MAX 2000 /* graphviz limits a string to 16 KB */
+#define PV_DOT_CAPTION_MAX 1024 /* a sentence of the caption */
 
 static double clamp01(double w)
 {
@@ -97,9 +100,38 @@ static int select_shown(const struct pv_report *r, struct selection *sel)
 	return 0;
 }
 
-/* Whether the hooks' own cost was taken out, and how much per call. */
+/* How the first event was sampled, what the few-samples mark means, and
+ * whether the run was too short to say much. */
+static void write_sampling(FILE *out, const struct pv_report *r, char *sampling)
+{
+	char *precision = strchr(sampling, '\n'); /* a line of its own */
+	if (precision)
+		*precision++ = '\0';
+	fputs("\\l", out);
+	pv_dot_text(out, sampling, PV_DOT_CAPTION_MAX);
+	if (precision) {
+		fputs("\\l", out);
+		pv_dot_text(out, precision, PV_DOT_CAPTION_MAX);
+	}
+	fprintf(out, "\\l? after a self share, and a dashed box: its self rests on fewer than %d "
+		"samples (worse than \xc2\xb1%.0f%% of itself)", PV_FEW_SAMPLES,
+		100 * pv_sampling_error(PV_FEW_SAMPLES));
+	char doubt[PV_DOT_CAPTION_MAX];
+	if (pv_doubt_text(r, 0, doubt, sizeof(doubt))) {
+		fputs("\\l", out);
+		pv_dot_text(out, doubt, sizeof(doubt));
+	}
+}
+
+/* Whether the hooks' own cost was taken out, and how much per call; for
+ * sampled time, how it was sampled (no hooks' cost is in it). */
 static void write_compensation(FILE *out, const struct pv_report *r)
 {
+	char sampling[PV_DOT_CAPTION_MAX];
+	if (pv_sampling_text(r, 0, sampling, sizeof(sampling))) {
+		write_sampling(out, r, sampling);
+		return;
+	}
 	if (!r->compensated) {
 		fputs("\\lcosts include the hooks' own (not compensated)", out);
 		return;
@@ -114,7 +146,7 @@ static void write_compensation(FILE *out, const struct pv_report *r)
 		pv_dot_amount(out, r->clamped[0], &r->events[0]);
 		fputs(" left in, where a self was smaller", out);
 	}
-	char doubt[1024]; /* a part's names the function */
+	char doubt[PV_DOT_CAPTION_MAX]; /* a part's names the function */
 	if (pv_doubt_text(r, 0, doubt, sizeof(doubt))) {
 		fputs("\\l", out);
 		pv_dot_text(out, doubt, sizeof(doubt));
@@ -236,8 +268,8 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 	} else if (ambiguous) {
 		fprintf(out, "\\n@%p", f->fn);
 	}
-	fprintf(out, "\\n%.2f%%\\n(%.2f%%)\\n%" PRIu64 "\xc3\x97", 100 * share(f->total[0], run),
-		100 * share(f->self[0], run), f->calls);
+	fprintf(out, "\\n%.2f%%\\n(%.2f%%%s)\\n%" PRIu64 "\xc3\x97", 100 * share(f->total[0], run),
+		100 * share(f->self[0], run), pv_few_samples(r, f, 0) ? " ?" : "", f->calls);
 	for (unsigned e = 1; e < r->nev; e++) {
 		fputs("\\n", out);
 		pv_dot_text(out, r->events[e].name, 40);
@@ -260,7 +292,13 @@ static void write_function_tooltip(FILE *out, const struct pv_report *r,
 	pv_dot_amount(out, f->total[0], &r->events[0]);
 	fputs(", self ", out);
 	pv_dot_amount(out, f->self[0], &r->events[0]);
-	if (r->compensated) {
+	if (pv_sampled(r, 0) && f->kind == PV_FUNC_WAIT)
+		fputs("\\nits self is time blocked, measured, not sampled", out);
+	else if (pv_sampled(r, 0) && f->self[0])
+		fprintf(out, "\\nself from %" PRIu64 " sample%s: good to \xc2\xb1%.0f%% of itself",
+			f->samples, f->samples == 1 ? "" : "s",
+			100 * pv_sampling_error(f->samples));
+	if (r->compensated && !pv_sampled(r, 0)) {
 		fputs("\\nwith the hooks' own cost: total ", out);
 		pv_dot_amount(out, f->raw_total[0], &r->events[0]);
 		fputs(", self ", out);
@@ -275,7 +313,8 @@ static void write_function_node(FILE *out, const struct pv_report *r, const stru
 	node_colour(share(r->colour_by_self ? f->self[0] : f->total[0], r->run_total[0]), hex);
 	fprintf(out, "  f%d [label=\"", f->id);
 	write_function_label(out, r, f, ambiguous);
-	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, tooltip=\"", hex, pv_text_colour(hex));
+	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, %stooltip=\"", hex, pv_text_colour(hex),
+		pv_few_samples(r, f, 0) ? "style=\"filled,dashed\", " : "");
 	write_function_tooltip(out, r, f);
 	fputs("\"];\n", out);
 }

@@ -18,8 +18,9 @@ typedef int pv_writer_fn(FILE *out, const struct pv_report *r);
 pv_writer_fn pv_write_dot;    /* dot.c */
 pv_writer_fn pv_write_json;   /* json.c */
 /* 2: "paths", the calling-context tree; 3: "kinds" of events, no "backend"
- * (it was "backends"[0]). */
-#define PV_JSON_REVISION 3
+ * (it was "backends"[0]); 4: sampled time ("sampling", each function's and
+ * path's "samples", each function's "kind"). */
+#define PV_JSON_REVISION 4
 pv_writer_fn pv_write_folded; /* folded.c */
 pv_writer_fn pv_write_pprof;  /* pprof.c */
 pv_writer_fn pv_write_callgrind; /* callgrind.c */

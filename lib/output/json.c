@@ -2,7 +2,9 @@
 /* json.c — the machine-readable profile, schema "profviz-1", described field
  * by field in profviz-1.schema.json beside this file. "revision" says which
  * fields to expect: revisions add fields, except revision 3, which dropped
- * "backend" (the same as "backends"[0]). */
+ * "backend" (the same as "backends"[0]). Revision 4 adds what sampled time
+ * needs to be read honestly: how it was sampled, and the samples behind each
+ * self. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -60,13 +62,26 @@ static void write_paths(FILE *out, const struct pv_report *r)
 			fputs("{\"parent\":null", out);
 		else
 			fprintf(out, "{\"parent\":%d", p->parent);
-		fprintf(out, ",\"function\":%d,\"calls\":%" PRIu64, p->func, p->calls);
+		fprintf(out, ",\"function\":%d,\"calls\":%" PRIu64 ",\"samples\":%" PRIu64, p->func,
+			p->calls, p->samples);
 		json_values(out, ",\"self\":", p->self, r->nev);
 		json_values(out, ",\"total\":", p->total, r->nev);
 		json_values(out, ",\"raw_self\":", p->raw_self, r->nev);
 		fputc('}', out);
 	}
 	fputc(']', out);
+}
+
+/* How event 0 was sampled (revision 4): all zero when it was not. */
+static void write_sampling(FILE *out, const struct pv_sampling *s)
+{
+	fprintf(out,
+		",\n\"sampling\":{\"rate_hz\":%.6g,\"wall_seconds\":%.9f,\"looks\":%" PRIu64
+		",\"samples\":%" PRIu64 ",\"own_samples\":%" PRIu64 ",\"own_ns\":%" PRIu64
+		",\"unsampled_ns\":%" PRIu64 ",\"blocked_ns\":%" PRIu64 ",\"sampler_ns\":%" PRIu64
+		"}",
+		s->rate_hz, s->wall_seconds, s->looks, s->samples, s->own_samples, s->own_ns,
+		s->unsampled_ns, s->blocked_ns, s->sampler_ns);
 }
 
 /* A merged profile's sources (revision 2); one run's has none. */
@@ -122,11 +137,12 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		",\"threads\":%" PRIu64 ",\"wall_seconds\":%.9f,\"stray_exits\":%" PRIu64
 		",\"resyncs\":%" PRIu64 ",\"losses\":{\"unrecorded_calls\":%" PRIu64
 		",\"merge_failures\":%" PRIu64 ",\"lost_records\":%" PRIu64
-		",\"counters_lost\":%" PRIu64 ",\"rekeys_incomplete\":%" PRIu64
-		"},\n\"functions\":[",
+		",\"counters_lost\":%" PRIu64 ",\"rekeys_incomplete\":%" PRIu64 "}",
 		r->threads, r->wall_seconds, r->stray_exits, r->resyncs, r->losses.unrecorded_calls,
 		r->losses.merge_failures, r->lost_records, r->losses.counters_lost,
 		r->losses.rekeys_incomplete);
+	write_sampling(out, &r->sampling);
+	fputs(",\n\"functions\":[", out);
 	for (unsigned i = 0; i < r->n_funcs; i++) {
 		const struct pv_rfunc *f = &r->funcs[i];
 		fprintf(out, "%s\n{\"id\":%d,\"name\":", i ? "," : "", f->id);
@@ -140,7 +156,8 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 			json_string(out, f->sym.file);
 			fprintf(out, ",\"line\":%d", f->sym.line);
 		}
-		fprintf(out, ",\"calls\":%" PRIu64, f->calls);
+		fprintf(out, ",\"kind\":\"%s\",\"calls\":%" PRIu64 ",\"samples\":%" PRIu64,
+			pv_func_kind_name(f->kind), f->calls, f->samples);
 		json_values(out, ",\"self\":", f->self, r->nev);
 		json_values(out, ",\"total\":", f->total, r->nev);
 		json_values(out, ",\"raw_self\":", f->raw_self, r->nev);

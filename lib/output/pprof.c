@@ -11,7 +11,9 @@
  * a -> b -> a, the inner a's cost is on a's path, outside b's cum.) Every
  * function has one location (its address) and one Function; each module a
  * mapping marked as already symbolized, so pprof never looks for the
- * binaries.
+ * binaries. Sampled time reads as pprof's own CPU profiles do: its type is
+ * cpu/nanoseconds, a samples/count type follows the events, and the period
+ * is the sampler's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "output/format.h"
 #include "output/protobuf.h"
 #include "base/htab.h"
+#include "model/trust.h"
 
 /* profile.proto's field numbers. */
 enum {
@@ -30,6 +33,8 @@ enum {
 	PROFILE_FUNCTION = 5,
 	PROFILE_STRING_TABLE = 6,
 	PROFILE_DURATION_NANOS = 10,
+	PROFILE_PERIOD_TYPE = 11,
+	PROFILE_PERIOD = 12,
 	PROFILE_COMMENT = 13,
 	PROFILE_DEFAULT_SAMPLE_TYPE = 14,
 
@@ -134,6 +139,8 @@ static void write_samples(struct pv_pb *b, const struct pv_report *r)
 		pv_pb_raw_varint(b, p->calls);
 		for (unsigned e = 0; e < r->nev; e++)
 			pv_pb_raw_varint(b, p->self[e]);
+		if (pv_sampled(r, 0))
+			pv_pb_raw_varint(b, p->samples);
 		pv_pb_end(b, values);
 		pv_pb_end(b, sample);
 	}
@@ -226,14 +233,38 @@ static void write_functions(struct pv_pb *b, const struct pv_report *r, struct s
 	}
 }
 
+/* The comments' room: the program and pid, then how time was sampled. */
+#define PV_PPROF_RUN_MAX 4096
+#define PV_PPROF_SAMPLING_MAX 1024
+
 static void write_comments(struct pv_pb *b, const struct pv_report *r, struct strings *s,
-			   char *text, size_t size)
+			   char *text)
 {
-	snprintf(text, size, "profviz: %s, pid %d", r->program ? r->program : "?", r->pid);
+	snprintf(text, PV_PPROF_RUN_MAX, "profviz: %s, pid %d", r->program ? r->program : "?",
+		 r->pid);
 	pv_pb_uint(b, PROFILE_COMMENT, intern(s, text));
-	if (r->compensated)
+	char *sampling = text + PV_PPROF_RUN_MAX; /* interned: it must outlive the call */
+	if (pv_sampling_text(r, 0, sampling, PV_PPROF_SAMPLING_MAX)) {
+		char *precision = strchr(sampling, '\n'); /* a comment a line */
+		if (precision)
+			*precision++ = '\0';
+		pv_pb_uint(b, PROFILE_COMMENT, intern(s, sampling));
+		if (precision)
+			pv_pb_uint(b, PROFILE_COMMENT, intern(s, precision));
+		if (r->compensated && r->nev > 1)
+			pv_pb_uint(b, PROFILE_COMMENT,
+				   intern(s, "profviz: the hooks' own cost is taken out of the "
+					  "other events' values"));
+	} else if (r->compensated) {
 		pv_pb_uint(b, PROFILE_COMMENT,
 			   intern(s, "profviz: the hooks' own cost is taken out of every value"));
+	}
+}
+
+/* A sample type's name: a sampled time is pprof's "cpu". */
+static const char *type_name(const struct pv_report *r, unsigned e)
+{
+	return pv_sampled(r, e) ? "cpu" : r->events[e].name;
 }
 
 /* The string table goes last: only then is every string known. */
@@ -279,14 +310,14 @@ static int write_gzip(FILE *out, const uint8_t *data, size_t len)
 
 int pv_write_pprof(FILE *out, const struct pv_report *r)
 {
-	/* "", the comments, calls and count, nanoseconds, per event its name,
-	 * per function its name, file and module. */
-	unsigned max_strings = 8 + r->nev + 3 * r->n_funcs;
+	/* "", the comments, calls and count, nanoseconds, cpu and samples, per
+	 * event its name, per function its name, file and module. */
+	unsigned max_strings = 12 + r->nev + 3 * r->n_funcs;
 	struct strings s;
 	struct pv_pb b;
 	pv_pb_init(&b);
 	unsigned *mapping_of = malloc((r->n_funcs ? r->n_funcs : 1) * sizeof(*mapping_of));
-	char *comment = malloc(4096);
+	char *comment = malloc(PV_PPROF_RUN_MAX + PV_PPROF_SAMPLING_MAX);
 	int status = -1;
 	if (strings_init(&s, max_strings) < 0 || !mapping_of || !comment)
 		goto out;
@@ -294,13 +325,20 @@ int pv_write_pprof(FILE *out, const struct pv_report *r)
 	intern(&s, "");
 	value_type(&b, PROFILE_SAMPLE_TYPE, &s, "calls", "count");
 	for (unsigned e = 0; e < r->nev; e++)
-		value_type(&b, PROFILE_SAMPLE_TYPE, &s, r->events[e].name,
+		value_type(&b, PROFILE_SAMPLE_TYPE, &s, type_name(r, e),
 			   pv_event_is_time(&r->events[e]) ? "nanoseconds" : "count");
+	if (pv_sampled(r, 0)) {
+		value_type(&b, PROFILE_SAMPLE_TYPE, &s, "samples", "count");
+		value_type(&b, PROFILE_PERIOD_TYPE, &s, "cpu", "nanoseconds");
+		/* ns a look; none for a rate too low to give a number */
+		double period = r->sampling.rate_hz > 0 ? 1e9 / r->sampling.rate_hz + 0.5 : 0;
+		pv_pb_uint_opt(&b, PROFILE_PERIOD, period < 1e18 ? (uint64_t)period : 0);
+	}
 	if (r->nev)
-		pv_pb_uint(&b, PROFILE_DEFAULT_SAMPLE_TYPE, intern(&s, r->events[0].name));
+		pv_pb_uint(&b, PROFILE_DEFAULT_SAMPLE_TYPE, intern(&s, type_name(r, 0)));
 	pv_pb_uint_opt(&b, PROFILE_DURATION_NANOS,
 		       r->wall_seconds > 0 ? (uint64_t)(r->wall_seconds * 1e9 + 0.5) : 0);
-	write_comments(&b, r, &s, comment, 4096);
+	write_comments(&b, r, &s, comment);
 	write_samples(&b, r);
 	if (write_mappings(&b, r, &s, mapping_of) < 0)
 		goto out;

@@ -82,8 +82,9 @@ static void put_profile(FILE *out, const struct pv_report *r, unsigned ev, const
 	pv_json_text(out, r->program ? r->program : "?");
 	fputs(" (", out);
 	pv_json_text(out, e->name);
-	fprintf(out, ")\",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n\"samples\":[",
-		pv_event_is_time(e) ? "nanoseconds" : "none", r->run_total[ev]);
+	fprintf(out, "%s)\",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n\"samples\":[",
+		pv_event_is_sampled(e) ? ", sampled" : "", pv_event_is_time(e) ? "nanoseconds" : "none",
+		r->run_total[ev]);
 	int first = 1;
 	for (unsigned i = 0; i < n_order; i++) {
 		if (!r->paths[order[i]].self[ev])

@@ -2,7 +2,8 @@
 // html_check.js — drives a page `profviz html` wrote in Debian's chromium
 // and prints what it saw, as JSON, for tests/t_html.py to judge against
 // the profile. usage: node html_check.js CONFIG.json
-// CONFIG: { hot: PAGE, many: PAGE, shots: DIR, nodeAbove: %, arcAbove: % }
+// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, shots: DIR, nodeAbove: %,
+//           arcAbove: % }
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -247,6 +248,44 @@ async function slideTo(page, name, above) {
     await loadTimed(doubtful, cfg.doubt);
     out.doubtSummary = await summary(doubtful);
     await doubtful.screenshot({ path: path.join(cfg.shots, "doubt.png") });
+
+    // a page of sampled time: the bar, the dashed boxes, the table's samples
+    // and marks, the panel of a function of few samples and of a wait
+    const sp = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(sp);
+    await loadTimed(sp, cfg.sampled);
+    out.sampled = await sp.evaluate(() => {
+      const s = document.getElementById("sampling"), d = document.getElementById("doubt");
+      return {
+        summary: document.getElementById("summary").textContent,
+        sampling: s ? s.title : null, doubt: d ? d.title : null,
+        dashed: [...document.querySelectorAll("#graph g.node")]
+          .filter((g) => g.querySelector("polygon[stroke-dasharray]"))
+          .map((g) => g.querySelector("text").textContent),
+      };
+    });
+    await sp.screenshot({ path: path.join(cfg.shots, "sampled.png") });
+    await sp.click("#tabs button[data-view='table']");
+    out.sampled.table = await sp.evaluate(() => {
+      const heads = [...document.querySelectorAll("#table th")].map((th) => th.textContent.replace(/ [\u25be\u25b4]$/, ""));
+      const col = heads.indexOf("Samples");
+      return {
+        heads,
+        rows: [...document.querySelectorAll("#table tbody tr")].map((tr) =>
+          [tr.cells[0].textContent, col < 0 ? null : tr.cells[col].textContent, col >= 0 && tr.cells[col].classList.contains("few")]),
+      };
+    });
+    await sp.screenshot({ path: path.join(cfg.shots, "sampled-table.png") });
+    const panelOf = async (name) => {
+      await sp.click("#table tbody tr:has(td:text-is('" + name + "'))");
+      const text = await sp.evaluate(() => document.getElementById("details").innerText);
+      await sp.keyboard.press("Escape");
+      await sp.click("#tabs button[data-view='table']");
+      return text;
+    };
+    out.sampled.panel = { rare: await panelOf("rare"), compute: await panelOf("compute"),
+                          wait: await panelOf("<blocked: nanosleep>") };
+    out.hotHeads = await page.evaluate(() => [...document.querySelectorAll("#table th")].map((th) => th.textContent));
   } catch (e) {
     out.exception = String(e.stack || e);
   }

@@ -2,8 +2,12 @@
 /*
  * When a profile says its times are in doubt (trust.h): only compensated
  * runs, only time events, only with the hooks at 40 % of the raw run or
- * more; and which functions cost less than their hooks.
+ * more; and which functions cost less than their hooks. Sampled time is
+ * judged by its samples: what a share is good to, which selves rest on few
+ * samples, when a run is short, and what the caption says of it.
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
@@ -30,6 +34,110 @@ static struct pv_report run(uint64_t hooks_taken, int compensated)
 	r.n_funcs = 3;
 	r.funcs = funcs;
 	return r;
+}
+
+/* A sampled run of `samples` samples over 1 s of time, `blocked` ns of it
+ * in a wait, as the caption sees it: event 0 sampled at 1000 Hz, event 1 a
+ * count; compensated, with the hooks at two thirds of the raw run (which
+ * must not matter to sampled time). Its functions: the sampled CPU time
+ * split 99:1 between work and rare (samples alike), and the wait. */
+static struct pv_rfunc sampled_funcs[3];
+
+static struct pv_report sampled_run(uint64_t samples, uint64_t blocked)
+{
+	static struct pv_event_desc desc[2];
+	pv_event_describe(&desc[0], "time", PV_EVENT_SAMPLED, "sampler");
+	pv_event_describe(&desc[1], "instructions", PV_EVENT_COUNT, "rdpmc");
+	struct pv_report r;
+	memset(&r, 0, sizeof(r));
+	r.nev = 2;
+	r.events = desc;
+	r.compensated = 1;
+	r.run_total[0] = 1000000000;
+	r.raw_run_total[0] = 3 * r.run_total[0];
+	r.caller_cost[0] = 6;
+	r.callee_cost[0] = 4;
+	uint64_t cpu = r.run_total[0] - blocked;
+	memset(sampled_funcs, 0, sizeof(sampled_funcs));
+	sampled_funcs[0] = (struct pv_rfunc){ .calls = 1, .samples = samples - samples / 100,
+					      .self = { cpu - cpu / 100 } };
+	sampled_funcs[1] = (struct pv_rfunc){ .calls = 1, .samples = samples / 100,
+					      .self = { cpu / 100 } };
+	sampled_funcs[2] = (struct pv_rfunc){ .kind = PV_FUNC_WAIT, .calls = 1,
+					      .self = { blocked } };
+	r.n_funcs = 3;
+	r.funcs = sampled_funcs;
+	r.sampling = (struct pv_sampling){ .rate_hz = 1000, .looks = samples,
+					   .samples = samples, .own_samples = 100,
+					   .blocked_ns = blocked };
+	return r;
+}
+
+static int near(double got, double want)
+{
+	return fabs(got - want) <= 1e-9 * fabs(want);
+}
+
+static void sampled_time(void)
+{
+	struct pv_report r = sampled_run(12345, 0);
+	tap_ok(pv_sampled(&r, 0) && !pv_sampled(&r, 1) && !pv_sampled(&r, 2),
+	       "sampled: event 0 only (and no event the run does not have)");
+	tap_is(pv_samples_in(&r), 12345, "sampled: the samples are the functions'");
+	tap_ok(near(pv_share_error(&r, 0, 0.1), 0.1 / sqrt(1234.5)),
+	       "sampled: a share of 10%% of 12345 samples is good to 0.1/sqrt(1234.5) (%g)",
+	       pv_share_error(&r, 0, 0.1));
+	tap_ok(pv_share_error(&r, 0, 0) == 0, "sampled: a share of nothing has no error");
+	tap_ok(!pv_times_doubtful(&r, 0),
+	       "sampled: 12345 samples are not in doubt, though the hooks took 67%% of the "
+	       "raw run (no hooks are in sampled time)");
+	char text[1024];
+	tap_ok(pv_sampling_text(&r, 0, text, sizeof(text)) &&
+		       !strcmp(text, "time sampled at 1000 Hz: 12,345 samples; 0.8% dropped as "
+				     "profviz's own\na share of 10% is good to \xc2\xb1" "0.28 points"),
+	       "sampled: the caption's text: rate, samples, looks dropped, a share's precision");
+	if (strcmp(text, "time sampled at 1000 Hz: 12,345 samples; 0.8% dropped as profviz's "
+			 "own\na share of 10% is good to \xc2\xb1" "0.28 points"))
+		printf("#   got '%s'\n", text);
+	tap_ok(!pv_sampling_text(&r, 1, text, sizeof(text)) && !text[0],
+	       "sampled: nothing to say of an event read by the hooks");
+	tap_ok(!pv_doubt_text(&r, 0, text, sizeof(text)) && !text[0],
+	       "sampled: no doubt said of a long run");
+
+	/* Half the time blocked, measured: a share stands on the samples of
+	 * the other half, so 10 % of the run is 20 % of the samples. */
+	r = sampled_run(10000, 500000000);
+	tap_ok(near(pv_share_error(&r, 0, 0.1), 0.1 / sqrt(2000)),
+	       "sampled: with half the time blocked, a share of 10%% stands on 2000 of the 10000 "
+	       "samples (%g)", pv_share_error(&r, 0, 0.1));
+	tap_ok(pv_sampling_text(&r, 0, text, sizeof(text)) &&
+		       strstr(text, "; 50.0% of it blocked in libc's waits (measured, not sampled)\n"),
+	       "sampled: the caption says how much was blocked, and that it was measured");
+	tap_ok(!pv_few_samples(&r, &sampled_funcs[2], 0),
+	       "sampled: a wait is not marked: its self was measured, not sampled");
+
+	r = sampled_run(999, 0);
+	tap_ok(pv_short_run(&r, 0) && pv_times_doubtful(&r, 0),
+	       "sampled: 999 samples are a short run, in doubt");
+	static const char short_run[] = "a short run: 999 samples (under 1000): a function at 1% "
+					"of it is good only to \xc2\xb1" "32% of itself;";
+	tap_ok(pv_doubt_text(&r, 0, text, sizeof(text)) &&
+		       !strncmp(text, short_run, sizeof(short_run) - 1),
+	       "sampled: the doubt says the run was short, and what 1%% is good to");
+	if (strncmp(text, short_run, sizeof(short_run) - 1))
+		printf("#   got '%s'\n", text);
+	r = sampled_run(1000, 0);
+	tap_ok(!pv_short_run(&r, 0) && !pv_times_doubtful(&r, 0), "sampled: 1000 samples are not");
+
+	sampled_funcs[1].samples = 9;
+	tap_ok(pv_few_samples(&r, &sampled_funcs[1], 0), "sampled: 9 samples behind a self are few");
+	sampled_funcs[1].samples = 10;
+	tap_ok(!pv_few_samples(&r, &sampled_funcs[1], 0), "sampled: 10 are not");
+	sampled_funcs[1].samples = 0;
+	sampled_funcs[1].self[0] = 0;
+	tap_ok(!pv_few_samples(&r, &sampled_funcs[1], 0), "sampled: no self, nothing to mark");
+	sampled_funcs[1].self[1] = 7;
+	tap_ok(!pv_few_samples(&r, &sampled_funcs[1], 1), "sampled: a count is never marked");
 }
 
 int main(void)
@@ -64,5 +172,7 @@ int main(void)
 	tap_ok(pv_cheaper_than_hooks(&r, &funcs[0], 0), "9.99 a call is cheaper than hooks of 10");
 	tap_ok(!pv_cheaper_than_hooks(&r, &funcs[1], 0), "10 a call is not");
 	tap_ok(!pv_cheaper_than_hooks(&r, &funcs[2], 0), "a function never called is not");
+
+	sampled_time();
 	return tap_done();
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The writers on a report made by hand: what only a PMU would produce here
  * (IPC from cycles and instructions, a multiplexed event), names that need
- * escaping, and amounts written in their event's unit. */
+ * escaping, amounts written in their event's unit, and sampled time (until
+ * the runtime samples): what the graph's caption says of it, and which
+ * boxes it marks. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -9,21 +11,8 @@
 
 #include "messages.h"
 #include "output/format.h"
+#include "render.h"
 #include "tap.h"
-
-static char *render(pv_writer_fn *writer, const struct pv_report *r)
-{
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
-	int rc = writer(out, r);
-	fclose(out);
-	if (rc != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
 
 /* The graph of a one-function run of 108.12 M units of event e, 104397 of
  * them in main itself. */
@@ -146,6 +135,95 @@ static void arcs_by_share_of_run(const struct pv_event_desc *events)
 	free(dot);
 }
 
+/* The attributes of dot's node "fN [" (its line), or NULL. */
+static char *node_line(const char *dot, int id)
+{
+	char key[32];
+	snprintf(key, sizeof(key), "\n  f%d [", id);
+	const char *at = dot ? strstr(dot, key) : NULL;
+	return at ? strndup(at + 1, strcspn(at + 1, "\n")) : NULL;
+}
+
+/* A run of 2000 samples of sampled time at 1000 Hz (with a count read by
+ * the hooks), 20 % of it blocked; then the same run cut to 500 samples. */
+static void sampled_graph(void)
+{
+	struct pv_event_desc events[2];
+	pv_event_describe(&events[0], "time", PV_EVENT_SAMPLED, "sampler");
+	pv_event_describe(&events[1], "page-faults", PV_EVENT_COUNT, "read");
+	struct pv_rfunc funcs[4];
+	memset(funcs, 0, sizeof(funcs));
+	static char names[4][24] = { "main", "work", "rare", "<blocked: poll>" };
+	uint64_t self[4] = { 2, 1590, 8, 500 }, samples[4] = { 2, 1990, 8, 0 };
+	for (int i = 0; i < 4; i++) {
+		funcs[i] = (struct pv_rfunc){ .id = i, .calls = 1, .samples = samples[i],
+					      .self = { self[i] * 1000000, 1 },
+					      .total = { i ? self[i] * 1000000 : 2100000000, 1 } };
+		funcs[i].raw_self[0] = funcs[i].self[0];
+		funcs[i].raw_total[0] = funcs[i].total[0];
+		funcs[i].sym.name = names[i];
+		funcs[i].sym.module = i == 3 ? "" : "/bin/prog";
+	}
+	funcs[1].self[0] = funcs[1].total[0] = 1590000000;
+	funcs[3].kind = PV_FUNC_WAIT;
+	struct pv_rarc arcs[4] = {
+		{ .caller = -1, .callee = 0, .calls = 1, .total = { 2100000000, 4 } },
+		{ .caller = 0, .callee = 1, .calls = 1, .total = { 1590000000, 1 } },
+		{ .caller = 0, .callee = 2, .calls = 1, .total = { 8000000, 1 } },
+		{ .caller = 0, .callee = 3, .calls = 1, .total = { 500000000, 1 } },
+	};
+	struct pv_report r = {
+		.program = "/bin/prog", .pid = 42, .nev = 2, .events = events,
+		.multiplexed = { 1.0, 1.0 }, .run_total = { 2100000000, 4 },
+		.raw_run_total = { 2100000000, 4 }, .compensated = 1, .threads = 1,
+		.node_threshold = 0, .edge_threshold = 0, .n_funcs = 4, .n_arcs = 4,
+		.funcs = funcs, .arcs = arcs,
+		.sampling = { .rate_hz = 1000, .samples = 2000, .own_samples = 20,
+			      .blocked_ns = 500000000 },
+	};
+	char *dot = render(pv_write_dot, &r);
+	tap_ok(dot && strstr(dot, "\\ltime sampled at 1000 Hz: 2,000 samples; 1.0% dropped as "
+				   "profviz's own; 23.8% of it blocked in libc's waits (measured, "
+				   "not sampled)\\la share of 10% is good to \xc2\xb1" "0.62 points\\l"),
+	       "sampled: the caption says the rate, the samples, the looks dropped, the time "
+	       "blocked, and what a share is good to");
+	tap_ok(dot && strstr(dot, "\\l? after a self share, and a dashed box: its self rests on "
+				   "fewer than 10 samples (worse than \xc2\xb1" "32% of itself)\\l"),
+	       "sampled: the caption says what the few-samples mark means");
+	tap_ok(dot && !strstr(dot, "compensated:") && !strstr(dot, "short run"),
+	       "sampled: no word of compensation, and a run of 2000 samples is not short");
+	/* the boxes hottest first: main, work, the wait, rare */
+	char *rare = node_line(dot, 3), *work = node_line(dot, 1), *wait = node_line(dot, 2);
+	tap_ok(rare && strstr(rare, "\\n(0.38% ?)\\n") && strstr(rare, "style=\"filled,dashed\"") &&
+		       strstr(rare, "self from 8 samples: good to \xc2\xb1" "35% of itself"),
+	       "sampled: a function of 8 samples is marked, dashed, its error on hover");
+	tap_ok(work && !strstr(work, "?)") && !strstr(work, "dashed") &&
+		       strstr(work, "self from 1990 samples: good to \xc2\xb1" "2% of itself"),
+	       "sampled: one of 1990 is not");
+	tap_ok(wait && !strstr(wait, "?)") && !strstr(wait, "dashed") &&
+		       strstr(wait, "its self is time blocked, measured, not sampled"),
+	       "sampled: a wait, no samples, is not marked: its time was measured");
+	free(rare);
+	free(work);
+	free(wait);
+	free(dot);
+
+	char *cg = render(pv_write_callgrind, &r);
+	tap_ok(cg && strstr(cg, "\ndesc: Sampling: time sampled at 1000 Hz: 2,000 samples; ") &&
+		       strstr(cg, "\nevent: time : time (ns, sampled)\nevent: page_faults : "
+				  "page-faults (count)\n"),
+	       "sampled: callgrind says how, in a desc: line and the event's description");
+	free(cg);
+
+	funcs[1].samples = 490; /* 500 samples in all */
+	dot = render(pv_write_dot, &r);
+	tap_ok(dot && strstr(dot, "\\la short run: 500 samples (under 1000): a function at 1% of "
+				   "it is good only to \xc2\xb1" "39% of itself; profile a longer run"
+				   "\\l"),
+	       "sampled: a short run is said so in the caption");
+	free(dot);
+}
+
 int main(void)
 {
 	struct pv_event_desc events[2];
@@ -243,5 +321,6 @@ int main(void)
 
 	amounts_in_units();
 	arcs_by_share_of_run(events);
+	sampled_graph();
 	return tap_done();
 }
