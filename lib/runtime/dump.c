@@ -66,7 +66,7 @@ static int dump(int at_exit, int exec_n)
 	pv_process_lock(&saved);
 	snapshot_live_threads(&snap, at_exit);
 	pv_profile_add(&snap, &pv_profile);
-	if (pv_sampled) {
+	if (pv_time_sampled) {
 		struct pv_sampling now;
 		pv_sampler_account(&pv_sampler, &now);
 		pv_sampling_add(&snap.sampling, &now);
@@ -84,9 +84,9 @@ static int dump(int at_exit, int exec_n)
 
 	/* The sampled time first, when there is one, then the events read per
 	 * call: the order of the profile's costs (handover.h). */
-	unsigned first = (unsigned)pv_sampled;
+	unsigned first = (unsigned)pv_time_sampled;
 	struct pv_event_desc events[PV_MAX_EVENTS];
-	if (pv_sampled)
+	if (pv_time_sampled)
 		pv_event_describe(&events[0], "time", PV_EVENT_SAMPLED, "sampler");
 	for (unsigned i = 0; i < pv_events.n; i++)
 		pv_counters_describe(&pv_events.ev[i], &events[first + i]);

@@ -31,14 +31,14 @@ PV_HIDDEN extern int pv_dumped;    /* the exit dump ran */
 PV_HIDDEN extern struct pv_unloaded *pv_unloaded; /* dlclose'd objects, for their names */
 PV_HIDDEN extern struct pv_overhead pv_overhead;  /* the hooks' own cost per call */
 PV_HIDDEN extern char pv_program[4096];
-PV_HIDDEN extern int pv_sampled;   /* time is sampled: the profile's event 0 */
+PV_HIDDEN extern int pv_time_sampled;   /* time is sampled: the profile's event 0 */
 PV_HIDDEN extern struct pv_sampler pv_sampler;
 
-/* The profile's events: the sampled time (when pv_sampled), then
+/* The profile's events: the sampled time (when pv_time_sampled), then
  * pv_events, read per call. */
 static inline unsigned pv_profile_events(void)
 {
-	return (unsigned)pv_sampled + pv_events.n;
+	return (unsigned)pv_time_sampled + pv_events.n;
 }
 
 /* Take pv_lock with the thread's signals blocked (saved, for the unlock):

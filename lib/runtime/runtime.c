@@ -62,7 +62,7 @@ int pv_dumped;
 struct pv_unloaded *pv_unloaded;
 struct pv_overhead pv_overhead;
 char pv_program[4096];
-int pv_sampled;
+int pv_time_sampled;
 struct pv_sampler pv_sampler;
 
 /* Threads start here: the first hook of each thread sets it up. */
@@ -229,7 +229,7 @@ static struct pv_thread *thread_setup(void)
 	 * pays nothing for it. */
 	if (pv_config.compensate && pv_events.n)
 		pthread_once(&pv_calibration_once, calibrate);
-	if (pv_sampled)
+	if (pv_time_sampled)
 		pthread_once(&pv_sampler_once, start_sampler);
 	/* Not malloc: the program's allocator may be instrumented, or not re-entrant here. */
 	struct pv_thread *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
@@ -334,7 +334,7 @@ static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 
 int pv_runtime_sampled(void)
 {
-	return pv_sampled;
+	return pv_time_sampled;
 }
 
 /* ---- fork ---- */
@@ -524,21 +524,21 @@ static void pv_init(void)
 	pv_program[n > 0 ? n : 0] = '\0';
 	/* Time is sampled unless PROFVIZ_TIME=hooks; the hooks then read only
 	 * the events named (none by default: they count calls). */
-	pv_sampled = !pv_config.time_from_hooks;
+	pv_time_sampled = !pv_config.time_from_hooks;
 	int defaulted = !pv_config.events[0] ||
 			!pv_events_parse(pv_config.events, PV_SYSFS_ROOT, &pv_events);
-	if (defaulted && !pv_sampled)
+	if (defaulted && !pv_time_sampled)
 		pv_events_parse("cycles", PV_SYSFS_ROOT, &pv_events);
 	char summary[512] = "";
-	if (pv_sampled)
+	if (pv_time_sampled)
 		snprintf(summary, sizeof(summary), "time sampled at %u Hz", pv_config.rate_hz);
-	if (!pv_sampled || !defaulted) {
+	if (!pv_time_sampled || !defaulted) {
 		sigset_t fds_mask; /* it opens each event once, and closes it */
 		int excluded = pv_fds_runtime_begins(1, &fds_mask);
 		size_t used = strlen(summary);
 		if (used)
 			used += (size_t)snprintf(summary + used, sizeof(summary) - used, "; per call: ");
-		pv_counters_select(&pv_events, defaulted, pv_sampled, summary + used,
+		pv_counters_select(&pv_events, defaulted, pv_time_sampled, summary + used,
 				   (unsigned)(sizeof(summary) - used));
 		if (excluded)
 			pv_fds_runtime_ends(&fds_mask);
