@@ -13,6 +13,9 @@ import tempfile
 
 import harness as h
 
+# The subject is the pprof writer's sample types, on short runs whose every function has a cost: times read by the hooks.
+h.hook_time()
+
 t = h.Tap()
 # A clock and a count, so that both units are written and read.
 EVENTS = {"PROFVIZ_EVENTS": "tsc,page-faults"}

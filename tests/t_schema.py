@@ -17,6 +17,9 @@ import tempfile
 import jsonschema
 import harness as h
 
+# The subject is the shapes of profiles whose times the hooks read (tests/t_sampled.py validates sampled ones): times read by the hooks.
+h.hook_time()
+
 t = h.Tap()
 PROFVIZ = os.path.join(h.ROOT, "profviz")
 SCHEMA_PATH = os.path.join(h.ROOT, "lib", "output", "profviz-1.schema.json")
