@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include "runtime/sampler.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -113,7 +115,7 @@ static uint64_t next_random(uint64_t *state)
 static int sample(void *arg)
 {
 	struct pv_sampler *s = arg;
-	prctl(PR_SET_NAME, "profviz-sampler", 0, 0, 0);
+	syscall(SYS_prctl, PR_SET_NAME, "profviz-sampler", 0, 0, 0); /* prctl() is a sanitizer's */
 	uint64_t next = clock_ns(CLOCK_MONOTONIC);
 	uint64_t random = next | 1;
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -161,10 +163,49 @@ static void *thread_pointer(char *memory)
 	return tp;
 }
 
+static void *sample_as_pthread(void *arg)
+{
+	sample(arg);
+	return NULL;
+}
+
+/* Under a sanitizer's runtime the thread must be one it knows: a pthread
+ * (a raw clone crashes in ThreadSanitizer). The program's calloc then
+ * serves its TLS, as the sanitizer's own allocator does anyway. */
+static int sanitizer_present(void)
+{
+	return dlsym(RTLD_DEFAULT, "__tsan_init") || dlsym(RTLD_DEFAULT, "__asan_init");
+}
+
+static int start_pthread(struct pv_sampler *s, char *why, size_t why_size)
+{
+	pthread_attr_t attr;
+	int rc = pthread_attr_init(&attr);
+	if (rc == 0) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		sigset_t all, saved;
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &saved);
+		pthread_t thread;
+		rc = pthread_create(&thread, &attr, sample_as_pthread, s);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		pthread_attr_destroy(&attr);
+	}
+	if (rc != 0) {
+		snprintf(why, why_size, "no thread for the sampler: %s", strerror(rc));
+		return -1;
+	}
+	s->started = 1;
+	s->began_ns = pv_monotonic_ns();
+	return 0;
+}
+
 /* The thread, every signal blocked on it (the mask is inherited), so that
  * the program's signals go to the program's threads. */
 static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
 {
+	if (sanitizer_present())
+		return start_pthread(s, why, why_size);
 	char *memory = mmap(NULL, SAMPLER_MEMORY, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (memory == MAP_FAILED) {
