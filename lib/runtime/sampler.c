@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include "runtime/sampler.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -172,9 +171,13 @@ static void *sample_as_pthread(void *arg)
 /* Under a sanitizer's runtime the thread must be one it knows: a pthread
  * (a raw clone crashes in ThreadSanitizer). The program's calloc then
  * serves its TLS, as the sanitizer's own allocator does anyway. */
+extern void __tsan_init(void) __attribute__((weak));
+extern void __asan_init(void) __attribute__((weak));
+
+/* Weak references, bound at load: dlsym could call the program's malloc. */
 static int sanitizer_present(void)
 {
-	return dlsym(RTLD_DEFAULT, "__tsan_init") || dlsym(RTLD_DEFAULT, "__asan_init");
+	return __tsan_init || __asan_init;
 }
 
 static int start_pthread(struct pv_sampler *s, char *why, size_t why_size)
