@@ -64,7 +64,7 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 		return; /* no clock, or it did not run since the last look */
 	uint64_t used = cpu_ns - t->sampled_cpu_ns;
 	t->sampled_cpu_ns = cpu_ns;
-	struct pv_node *n = __atomic_load_n(&t->at, __ATOMIC_RELAXED);
+	struct pv_node *n = __atomic_load_n(&t->at, __ATOMIC_ACQUIRE);
 	if (!n) {
 		/* In a hook or the runtime: its own cost, never a function's. */
 		account->own_samples++;
