@@ -105,11 +105,11 @@ struct pv_thread {
 };
 
 /* Say where t is, for the sampler (sampler.h): its top node while the
- * program's code runs, NULL while the runtime's does. One release store (a
- * sampler needs no more than some recent value. */
+ * program's code runs, NULL while the runtime's does. One release store
+ * (a plain move on x86): the sampler then reads the node's fields. */
 static inline void pv_thread_publish(struct pv_thread *t, struct pv_node *n)
 {
-	__atomic_store_n(&t->at, n, __ATOMIC_RELEASE); /* the node's fields before it */
+	__atomic_store_n(&t->at, n, __ATOMIC_RELEASE);
 }
 
 /* No event read per call: the count-only hooks. */
