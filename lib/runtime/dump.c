@@ -70,8 +70,6 @@ static int dump(int at_exit, int exec_n)
 		struct pv_sampling now;
 		pv_sampler_account(&pv_sampler, &now);
 		pv_sampling_add(&snap.sampling, &now);
-		/* Asked for, even if it never started (a run of no instrumented call). */
-		snap.sampling.rate_hz = (double)pv_config.rate_hz;
 	}
 	pv_lock_give(&pv_lock);
 	if (!snap.funcs) {

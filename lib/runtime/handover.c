@@ -35,7 +35,8 @@ static void node_costs(const struct merge *m, const struct pv_node *n, uint64_t 
 /* A node's path: its parent's path extended by it. Fold edges count their
  * calls on the path of the node they fold into. Every edge's calls are also
  * calls its parent's path made (a signal's delivery is no hook call). */
-static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_kind kind)
+static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_kind kind,
+		       const uint64_t *self, const uint64_t *total)
 {
 	struct pv_profile *p = m->map.p;
 	struct pv_path *parent = n->parent->fn ? pv_path_map_get(&m->map, n->parent) : NULL;
@@ -58,8 +59,6 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 	}
 	x->calls += n->calls;
 	x->samples += n->samples;
-	uint64_t self[PV_MAX_EVENTS], total[PV_MAX_EVENTS];
-	node_costs(m, n, self, total);
 	for (unsigned i = 0; i < p->nev; i++) {
 		x->self[i] += self[i];
 		x->total[i] += total[i];
@@ -72,7 +71,10 @@ static void merge_node(const struct pv_node *n, void *arg)
 	struct merge *m = arg;
 	struct pv_profile *p = m->map.p;
 	enum pv_func_kind kind = pv_runtime_kind_of(n->fn);
-	merge_path(m, n, kind);
+	uint64_t self[PV_MAX_EVENTS] = { 0 }, total[PV_MAX_EVENTS] = { 0 };
+	if (!pv_node_is_fold(n)) /* a fold edge has no costs */
+		node_costs(m, n, self, total);
+	merge_path(m, n, kind, self, total);
 	struct pv_fstat *f = pv_profile_func(p, n->fn);
 	if (f)
 		f->kind = kind;
@@ -96,8 +98,6 @@ static void merge_node(const struct pv_node *n, void *arg)
 		return;
 	}
 	f->samples += n->samples;
-	uint64_t self[PV_MAX_EVENTS], total[PV_MAX_EVENTS];
-	node_costs(m, n, self, total);
 	for (unsigned i = 0; i < p->nev; i++) {
 		f->self[i] += self[i];
 		f->total[i] += total[i];

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/progress.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <time.h>
 
 #include "base/log.h"
 #include "base/sysraw.h"
 #include "runtime/counters.h"
+#include "runtime/ownthread.h"
 
 static unsigned (*count_threads)(void);
 static unsigned every;
@@ -35,18 +34,5 @@ int pv_progress_start(unsigned seconds, unsigned (*live_threads)(void))
 		return 0;
 	count_threads = live_threads;
 	every = seconds;
-	pthread_attr_t attr;
-	if (pthread_attr_init(&attr) != 0)
-		return -1;
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	/* Every signal blocked on it (the mask is inherited): the program's
-	 * signals keep going to the program's threads. */
-	sigset_t all, saved;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &saved);
-	pthread_t thread;
-	int rc = pthread_create(&thread, &attr, report, NULL);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	pthread_attr_destroy(&attr);
-	return rc == 0 ? 0 : -1;
+	return pv_own_thread_start(report, NULL) == 0 ? 0 : -1;
 }

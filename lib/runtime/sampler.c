@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "runtime/ownthread.h"
 #include "runtime/waits.h"
 
 /*
@@ -83,7 +84,7 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out)
 {
 	*out = s->account;
-	out->rate_hz = s->period_ns ? 1e9 / (double)s->period_ns : 0;
+	out->rate_hz = s->rate_hz;
 	out->wall_seconds = s->started ? (double)(pv_monotonic_ns() - s->began_ns) * 1e-9 : 0;
 }
 
@@ -180,41 +181,15 @@ static int sanitizer_present(void)
 	return __tsan_init || __asan_init;
 }
 
-static int start_pthread(struct pv_sampler *s, char *why, size_t why_size)
+/* The clone(2) thread, every signal blocked on it (the mask is inherited),
+ * so that the program's signals go to the program's threads. 0, or an
+ * errno (for its memory, or the clone). */
+static int spawn_clone(struct pv_sampler *s)
 {
-	pthread_attr_t attr;
-	int rc = pthread_attr_init(&attr);
-	if (rc == 0) {
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		sigset_t all, saved;
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &saved);
-		pthread_t thread;
-		rc = pthread_create(&thread, &attr, sample_as_pthread, s);
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
-		pthread_attr_destroy(&attr);
-	}
-	if (rc != 0) {
-		snprintf(why, why_size, "no thread for the sampler: %s", strerror(rc));
-		return -1;
-	}
-	s->started = 1;
-	s->began_ns = pv_monotonic_ns();
-	return 0;
-}
-
-/* The thread, every signal blocked on it (the mask is inherited), so that
- * the program's signals go to the program's threads. */
-static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
-{
-	if (sanitizer_present())
-		return start_pthread(s, why, why_size);
 	char *memory = mmap(NULL, SAMPLER_MEMORY, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (memory == MAP_FAILED) {
-		snprintf(why, why_size, "no memory for the sampler: %s", strerror(errno));
-		return -1;
-	}
+	if (memory == MAP_FAILED)
+		return errno;
 	mprotect(memory, 4096, PROT_NONE); /* a guard below its stack */
 	sigset_t all, saved;
 	sigfillset(&all);
@@ -227,10 +202,20 @@ static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	if (tid < 0) {
 		munmap(memory, SAMPLER_MEMORY);
+		return err;
+	}
+	sampler_memory = memory;
+	return 0;
+}
+
+static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
+{
+	int err = sanitizer_present() ? pv_own_thread_start(sample_as_pthread, s)
+				      : spawn_clone(s);
+	if (err) {
 		snprintf(why, why_size, "no thread for the sampler: %s", strerror(err));
 		return -1;
 	}
-	sampler_memory = memory;
 	s->started = 1;
 	s->began_ns = pv_monotonic_ns();
 	return 0;
@@ -242,7 +227,8 @@ int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_threa
 	memset(s, 0, sizeof(*s));
 	s->lock = lock;
 	s->live = live;
-	s->period_ns = 1000000000u / (rate_hz ? rate_hz : 1);
+	s->rate_hz = rate_hz ? rate_hz : 1;
+	s->period_ns = 1000000000u / s->rate_hz;
 	return start_thread(s, why, why_size);
 }
 

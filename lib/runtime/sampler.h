@@ -30,7 +30,8 @@
 struct pv_sampler {
 	struct pv_lock *lock;     /* held while looking: threads end under it */
 	struct pv_thread **live;  /* the profiled threads */
-	uint64_t period_ns;       /* asked for */
+	unsigned rate_hz;         /* looks per second asked for */
+	uint64_t period_ns;       /* ... and their period */
 	uint64_t began_ns;        /* CLOCK_MONOTONIC when it started */
 	struct pv_sampling account; /* under lock */
 	int started;
