@@ -17,6 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROGS = os.path.join(ROOT, "tests", "progs")
 BUILD = os.path.join(ROOT, "build", "progs")
 PRELOAD = os.path.join(ROOT, "profviz.so")
+PROFVIZ = os.path.join(ROOT, "profviz")
+SCHEMA_PATH = os.path.join(ROOT, "lib", "output", "profviz-1.schema.json")
 # make SAN=... check: a sanitizer runtime first, then a sanitized profviz.so.
 PRELOAD_LIST = os.environ.get("PROFVIZ_TEST_PRELOAD", PRELOAD)
 SANITIZED = "PROFVIZ_TEST_PRELOAD" in os.environ
@@ -310,6 +312,28 @@ def median_of_runs(measure, runs=3):
     hyperthread)."""
     values = sorted(measure() for _ in range(runs))
     return values[len(values) // 2]
+
+
+def command(*args, cwd=None, env=None, timeout=120):
+    """./profviz ARGS as a user runs it: text out, no preload, none of the
+    runtime's variables but those in env."""
+    e = {k: v for k, v in os.environ.items() if not k.startswith("PROFVIZ_") and k != "LD_PRELOAD"}
+    e.update(env or {})
+    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, env=e, cwd=cwd,
+                          timeout=timeout)
+
+
+_validator = []
+
+
+def schema_errors(doc):
+    """The JSON schema's complaints about doc, one line each: where, then what."""
+    if not _validator:
+        import jsonschema
+        with open(SCHEMA_PATH) as f:
+            _validator.append(jsonschema.Draft202012Validator(json.load(f)))
+    return ["/".join(map(str, e.absolute_path)) + ": " + e.message[:200]
+            for e in _validator[0].iter_errors(doc)]
 
 
 def profviz_lines(stderr):

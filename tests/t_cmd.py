@@ -18,14 +18,8 @@ prog = h.build("cmd_shapes", flags=h.NO_INLINE + ["-fno-optimize-sibling-calls"]
 tmp = tempfile.mkdtemp(prefix="profviz-cmd-")
 
 
-def profviz(*args, **kw):
-    e = dict(os.environ)
-    for k in list(e):
-        if k.startswith("PROFVIZ_") or k == "LD_PRELOAD":
-            del e[k]
-    e.update(kw.pop("env", {}))
-    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, env=e,
-                          cwd=kw.pop("cwd", tmp), timeout=120, **kw)
+def profviz(*args, cwd=None, env=None):
+    return h.command(*args, cwd=cwd or tmp, env=env)
 
 
 def load(path):

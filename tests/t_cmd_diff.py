@@ -21,8 +21,7 @@ PROFVIZ = os.path.join(h.ROOT, "profviz")
 prog = h.build("dm_change", flags=h.NO_INLINE)
 
 
-def profviz(*args):
-    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, timeout=60)
+profviz = h.command
 
 
 def load(path):

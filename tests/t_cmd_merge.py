@@ -16,9 +16,7 @@ PROFVIZ = os.path.join(h.ROOT, "profviz")
 prog = h.build("dm_fork", flags=h.NO_INLINE)
 
 
-def profviz(*args, cwd=None):
-    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, cwd=cwd,
-                          timeout=60)
+profviz = h.command
 
 
 def load(path):

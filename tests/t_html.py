@@ -30,10 +30,7 @@ FLAGS = h.NO_INLINE
 
 
 def profviz(*args, env=None):
-    e = {k: v for k, v in os.environ.items() if not k.startswith("PROFVIZ_") and k != "LD_PRELOAD"}
-    e.update(env or {})
-    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, env=e, cwd=tmp,
-                          timeout=120)
+    return h.command(*args, cwd=tmp, env=env)
 
 
 def embedded(page, element_id):

@@ -19,7 +19,6 @@ import sampled
 
 t = h.Tap()
 PROFVIZ = os.path.join(h.ROOT, "profviz")
-SCHEMA = json.load(open(os.path.join(h.ROOT, "lib", "output", "profviz-1.schema.json")))
 SPEEDSCOPE_SCHEMA = os.path.join(h.ROOT, "tests", "js", "node_modules", "speedscope", "dist",
                                  "release", "file-format-schema.json")
 tmp = tempfile.mkdtemp(prefix="profviz-sampled-")
@@ -30,10 +29,7 @@ GO_ENV = dict(os.environ, HOME=GO_HOME, GOCACHE=os.path.join(GO_HOME, "cache"),
 
 
 def profviz(*args):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("PROFVIZ_") and k != "LD_PRELOAD"}
-    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, env=env,
-                          cwd=tmp, timeout=120)
+    return h.command(*args, cwd=tmp)
 
 
 def write(name, doc):
@@ -46,12 +42,6 @@ def write(name, doc):
 def load(path):
     with open(path) as f:
         return json.load(f)
-
-
-def schema_errors(doc):
-    v = jsonschema.Draft202012Validator(SCHEMA)
-    return ["/".join(map(str, e.absolute_path)) + ": " + e.message[:200]
-            for e in v.iter_errors(doc)]
 
 
 def by_name(doc, key):
@@ -81,11 +71,11 @@ old_path = write("rev3.json", OLD)
 
 with t.case("schema"):
     for what, doc in (("short", SHORT), ("long", LONG), ("revision 3", OLD)):
-        errs = schema_errors(doc)
+        errs = h.schema_errors(doc)
         t.ok(not errs, "%s: valid by the schema" % what, "\n".join(errs))
-    t.ok(schema_errors(dict(LONG, functions=[dict(LONG["functions"][0], kind="idle")])),
+    t.ok(h.schema_errors(dict(LONG, functions=[dict(LONG["functions"][0], kind="idle")])),
          "the schema refuses a kind of function it does not know")
-    t.ok(schema_errors({k: v for k, v in LONG.items() if k != "sampling"}),
+    t.ok(h.schema_errors({k: v for k, v in LONG.items() if k != "sampling"}),
          "the schema refuses revision 4 without its sampling account")
 
 with t.case("round trip"):

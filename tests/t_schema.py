@@ -38,17 +38,11 @@ def load(path):
         return json.load(f)
 
 
-def errors(doc):
-    """The schema's complaints about doc, one line each: where, then what."""
-    return ["/".join(map(str, e.absolute_path)) + ": " + e.message[:200]
-            for e in validator.iter_errors(doc)]
+errors = h.schema_errors
 
 
 def profviz(*args):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("PROFVIZ_") and k != "LD_PRELOAD"}
-    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, env=env,
-                          cwd=tmp, timeout=120)
+    return h.command(*args, cwd=tmp)
 
 
 def write(name, doc):
