@@ -278,36 +278,6 @@ static void clear_node(const struct pv_node *n, void *arg)
 		memset(w->cost, 0, pv_node_size(cct->nev) - sizeof(*w));
 }
 
-/* Post-order without recursion or memory: children and siblings are
- * linked, and every node knows its parent. */
-void pv_cct_sum_sampled(struct pv_cct *cct)
-{
-	struct pv_node *root = cct->root, *n = root;
-	n->sampled_total_ns = 0;
-	for (;;) {
-		while (n->first_child) {
-			n = n->first_child;
-			n->sampled_total_ns = 0;
-		}
-		for (;;) {
-			/* n's children are summed into it: finish it. */
-			if (!pv_node_is_fold(n)) {
-				n->sampled_total_ns += n->sampled_ns;
-				if (n != root)
-					n->parent->sampled_total_ns += n->sampled_total_ns;
-			}
-			if (n == root)
-				return;
-			if (n->next_sibling) {
-				n = n->next_sibling;
-				n->sampled_total_ns = 0;
-				break;
-			}
-			n = n->parent;
-		}
-	}
-}
-
 void pv_cct_clear(struct pv_cct *cct)
 {
 	clear_node(cct->root, cct);

@@ -53,7 +53,8 @@ struct pv_node {
 	struct pv_node *first_child; /* children and fold edges, for walking the tree */
 	struct pv_node *next_sibling;
 	/* The sampler's (sampler.h), written by its thread: CPU time charged
-	 * here, and the looks that charged it; its inclusive sum at hand-over. */
+	 * here, and the looks that charged it; the sampled total of its
+	 * outermost activations, from the thread's sampled clock (hooks.h). */
 	uint64_t sampled_ns;
 	uint64_t samples;
 	uint64_t sampled_total_ns;
@@ -156,10 +157,6 @@ void pv_cct_repair(struct pv_cct *cct);
  * is done again. 0, or -1 if the thread kept copying its index for two
  * seconds (some edges may then keep their keys). */
 int pv_cct_rekey(struct pv_cct *cct, pv_rekey_fn *rekey, void *arg);
-
-/* Sum every node's sampled_total_ns from the sampled selves below it (a
- * node's subtree holds no other node of its function: recursion folds). */
-void pv_cct_sum_sampled(struct pv_cct *cct);
 
 /* Zero every count and cost: a forked child starts its own profile. */
 void pv_cct_clear(struct pv_cct *cct);

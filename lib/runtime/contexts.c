@@ -398,7 +398,7 @@ void pv_contexts_restart(struct pv_thread *t, const uint64_t *now)
 		/* Every slot above the bottom (a signal's spare slot too: harmless). */
 		for (struct pv_frame *f = s->stack; f != s->top;) {
 			f = pv_frame_above(f, t->frame_size);
-			memcpy(f->start, now, t->nev * sizeof(uint64_t));
+			pv_frame_restart(t, f, now);
 		}
 	}
 }

@@ -31,18 +31,21 @@
  * run: the hooks take no lock, so nothing can stop them, and their last
  * instants come out approximate (tests/tsan.supp names this function). At
  * exit, their frames are closed first where their counters can be read from
- * here (the TSC). Caller holds pv_lock. */
+ * here (the TSC, or none). Caller holds pv_lock. */
 static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 {
 	for (struct pv_thread *t = pv_live; t; t = t->next) {
 		if (at_exit && t->mode != PV_MODE_OFF) {
-			int clock_only = t->run_mode == PV_MODE_CLOCK;
+			/* Its readings can be taken from here: the TSC, or nothing
+			 * but the sampled clock in memory. */
+			int readable_here = t->run_mode == PV_MODE_CLOCK ||
+					    t->run_mode == PV_MODE_COUNT;
 			t->mode = PV_MODE_OFF;
 			/* Another running thread's suspended coroutines stay as they
 			 * are: closing them means installing their stacks in it. */
 			if (t == pv_self)
 				pv_thread_close_all(t);
-			else if (clock_only)
+			else if (readable_here)
 				pv_stack_close(t);
 		}
 		pv_thread_hand_over(snap, t);

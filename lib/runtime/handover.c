@@ -122,7 +122,7 @@ static void thread_times(const struct pv_thread *t, struct pv_thread_stat *ts)
 	ts->wall_seconds = t->began_ns ? (double)(pv_monotonic_ns() - t->began_ns) * 1e-9 : 0;
 }
 
-void pv_thread_hand_over(struct pv_profile *p, struct pv_thread *t)
+void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
 {
 	struct merge m = { { p, NULL }, pv_profile_thread_add(p), p->nev - t->nev };
 	struct pv_thread_stat times;
@@ -135,7 +135,6 @@ void pv_thread_hand_over(struct pv_profile *p, struct pv_thread *t)
 		p->losses.merge_failures++;
 	}
 	if (m.first) {
-		pv_cct_sum_sampled(&t->cct);
 		/* What it ran since the sampler's last look: no look saw where. */
 		uint64_t cpu = times.cpu_seconds > 0 ? (uint64_t)(times.cpu_seconds * 1e9) : 0;
 		if (cpu > t->sampled_cpu_ns)

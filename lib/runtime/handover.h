@@ -15,8 +15,7 @@
 /* Add everything t gathered to p: its tree (functions, arcs, call paths),
  * its bookkeeping and losses, its counters' enabled and running times, and a
  * summary of the thread (its calls, CPU and wall time). In a sampled run
- * (p has one event more than t), its sampled time first: the totals of
- * t's tree are summed for it here. */
-void pv_thread_hand_over(struct pv_profile *p, struct pv_thread *t);
+ * (p has one event more than t), its sampled time first. */
+void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t);
 
 #endif /* PV_RUNTIME_HANDOVER_H */

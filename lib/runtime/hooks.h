@@ -33,6 +33,7 @@ PV_INLINE void pv_push(struct pv_thread *t, struct pv_frame *f, struct pv_node *
 	struct pv_frame *nf = pv_frame_above(f, pv_frame_size(nev));
 	nf->sp = sp;
 	nf->node = n;
+	nf->sampled_start = pv_thread_sampled_clock(t);
 	for (unsigned i = 0; i < nev; i++)
 		nf->start[i] = now[i];
 	n->func->active++;
@@ -55,6 +56,7 @@ PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t
 	/* Only the outermost activation of a function adds to totals. */
 	if (--n->func->active == 0) {
 		uint64_t *total = pv_node_total(n, nev);
+		n->sampled_total_ns += pv_thread_sampled_clock(t) - f->sampled_start;
 		for (unsigned i = 0; i < nev; i++)
 			total[i] += now[i] - f->start[i];
 	}

@@ -78,6 +78,7 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 		n = n->parent;
 	n->sampled_ns += used;
 	n->samples++;
+	__atomic_fetch_add(&t->sampled_clock, used, __ATOMIC_RELAXED);
 	account->samples++;
 }
 
@@ -91,8 +92,10 @@ void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out)
 void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)
 {
 	struct pv_node *n = t->top->node;
-	if (n->fn == fn) /* else its frame could not be pushed: nowhere to put it */
+	if (n->fn == fn) { /* else its frame could not be pushed: nowhere to put it */
 		n->sampled_ns += ns;
+		__atomic_fetch_add(&t->sampled_clock, ns, __ATOMIC_RELAXED);
+	}
 	t->blocked_ns += ns;
 }
 

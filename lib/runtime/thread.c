@@ -294,6 +294,7 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 	struct pv_frame *f = pv_frame_above(pv_frame_above(top, fs), fs);
 	f->sp = sp;
 	f->node = s;
+	f->sampled_start = pv_thread_sampled_clock(t);
 	/* The interrupted code is charged nothing here: it may be a hook midway
 	 * through its own accounting. The handler runs on a clock of its own. */
 	for (unsigned i = 0; i < t->nev; i++) {
@@ -339,7 +340,7 @@ void pv_thread_restart(struct pv_thread *t)
 	t->read(t, now);
 	memcpy(t->last, now, sizeof(now));
 	for (struct pv_frame *f = t->top; f != t->stack; f = pv_stack_under(t, f))
-		memcpy(f->start, now, t->nev * sizeof(uint64_t));
+		pv_frame_restart(t, f, now);
 	pv_contexts_restart(t, now);
 	t->stray_exits = t->resyncs = t->unrecorded = 0;
 }

@@ -47,6 +47,7 @@ static inline int pv_mode_is_profiling(int mode)
 struct pv_frame {
 	uintptr_t sp;         /* hook's CFA at entry: deeper calls have less, inlined equal */
 	struct pv_node *node; /* where its costs go */
+	uint64_t sampled_start; /* the thread's sampled clock at entry */
 	uint64_t start[];     /* counter values at entry, one per event */
 };
 
@@ -100,6 +101,10 @@ struct pv_thread {
 	clockid_t cpu_clock;
 	uint64_t began_ns;
 	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
+	/* The time charged to its nodes so far, which the sampler (and the wait
+	 * wrappers) advance: a clock whose difference over an activation is the
+	 * activation's sampled total, as the TSC's is its time. */
+	uint64_t sampled_clock;
 	uint64_t blocked_ns;     /* in libc's waits, measured around them (sampled runs) */
 	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
 };
@@ -110,6 +115,12 @@ struct pv_thread {
 static inline void pv_thread_publish(struct pv_thread *t, struct pv_node *n)
 {
 	__atomic_store_n(&t->at, n, __ATOMIC_RELEASE);
+}
+
+/* t's sampled clock now (written by the sampler's thread). */
+static inline uint64_t pv_thread_sampled_clock(const struct pv_thread *t)
+{
+	return __atomic_load_n(&t->sampled_clock, __ATOMIC_RELAXED);
 }
 
 /* No event read per call: the count-only hooks. */
@@ -151,6 +162,16 @@ static inline struct pv_frame *pv_frame_above(struct pv_frame *f, size_t frame_s
 static inline struct pv_frame *pv_frame_below(struct pv_frame *f, size_t frame_size)
 {
 	return (struct pv_frame *)((char *)f - frame_size);
+}
+
+/* An open activation of t counted from now on (counters read as now): a
+ * forked child's profile starts at the fork. */
+static inline void pv_frame_restart(const struct pv_thread *t, struct pv_frame *f,
+				    const uint64_t *now)
+{
+	for (unsigned i = 0; i < t->nev; i++)
+		f->start[i] = now[i];
+	f->sampled_start = pv_thread_sampled_clock(t);
 }
 
 /* Does t have state of its own (not a shared sentinel, not torn down), that

@@ -5,7 +5,8 @@
  * stands for the thread's, and each look (pv_sampler_look) must charge the
  * CPU used since the previous one to the node the thread is in: never to a
  * function while the thread is inside the hooks or the runtime, and to the
- * waiting function while it waits. Totals come from the tree at hand-over.
+ * waiting function while it waits. Totals come from the thread's sampled
+ * clock, over each outermost activation, as the TSC's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,8 @@ static void test_recursion(void)
 	merge(t);
 	tap_is(func(A)->self[0], 50, "recursive A's self: both activations");
 	tap_is(func(A)->total[0], 70, "A's total: once, not twice");
-	tap_is(func(B)->total[0], 20, "B's total: its own node (the nested A folded above it)");
+	tap_is(func(B)->total[0], 60, "B's total: its own and the nested A's, which folded above it");
+	tap_is(arc(A, B)->total[0], 60, "the arc A -> B carries the nested A too");
 	tap_is(func(MAIN)->total[0], 70, "main's total: the whole run");
 }
 
