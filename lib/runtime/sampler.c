@@ -16,7 +16,6 @@
 
 #include "base/clock.h"
 #include "runtime/ownthread.h"
-#include "runtime/waits.h"
 
 /*
  * The sampler's thread is made with clone(2), not pthread_create: glibc
@@ -65,17 +64,13 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 		return; /* no clock, or it did not run since the last look */
 	uint64_t used = cpu_ns - t->sampled_cpu_ns;
 	t->sampled_cpu_ns = cpu_ns;
-	struct pv_node *n = __atomic_load_n(&t->at, __ATOMIC_ACQUIRE);
+	struct pv_node *n = __atomic_load_n(&t->at, __ATOMIC_RELAXED);
 	if (!n) {
 		/* In a hook or the runtime: its own cost, never a function's. */
 		account->own_samples++;
 		account->own_ns += used;
 		return;
 	}
-	/* Found waiting: what it used since the last look ran before the wait,
-	 * in the function that waited (the wait's box holds blocked time). */
-	if (n->parent && pv_is_wait_marker(n->fn))
-		n = n->parent;
 	n->sampled_ns += used;
 	n->samples++;
 	__atomic_fetch_add(&t->sampled_clock, used, __ATOMIC_RELAXED);
@@ -87,6 +82,13 @@ void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out)
 	*out = s->account;
 	out->rate_hz = s->rate_hz;
 	out->wall_seconds = s->started ? (double)(pv_monotonic_ns() - s->began_ns) * 1e-9 : 0;
+}
+
+void pv_sampler_waiting(struct pv_thread *t, const void *fn)
+{
+	struct pv_node *n = t->top->node;
+	if (n->fn == fn && n->parent)
+		pv_thread_publish(t, n->parent);
 }
 
 void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)

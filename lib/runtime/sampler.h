@@ -9,9 +9,9 @@
  * (bench/README.md, "Sampler candidates", measured the alternatives). Each
  * thread publishes where it is in one word (pv_thread.at): its top node while
  * the program's code runs, NULL while the hooks or the runtime run, so the
- * runtime's own time is dropped, never charged to a function. A thread
- * found in a wait (blocking.c) has its CPU charged to the function that
- * waited; the wait's own box gets the blocked time, measured around it.
+ * runtime's own time is dropped, never charged to a function. A thread in
+ * a wait (blocking.c) publishes the function that waited, which its CPU is
+ * charged to; the wait's own box gets the blocked time, measured around it.
  */
 #ifndef PV_RUNTIME_SAMPLER_H
 #define PV_RUNTIME_SAMPLER_H
@@ -57,6 +57,12 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 
 /* The account so far, for a dump (under s->lock). */
 void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out);
+
+/* t, on its own thread, has entered the wait whose stand-in is fn: until it
+ * returns, a look charges the function that waited (what the thread used
+ * since the last look ran before the wait, in that function's code; the
+ * wait's box holds blocked time). */
+void pv_sampler_waiting(struct pv_thread *t, const void *fn);
 
 /* Blocked for ns in the wait whose stand-in is fn, on t's own thread: its
  * node, on top, holds the time. */

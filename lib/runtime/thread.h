@@ -110,11 +110,14 @@ struct pv_thread {
 };
 
 /* Say where t is, for the sampler (sampler.h): its top node while the
- * program's code runs, NULL while the runtime's does. One release store
- * (a plain move on x86): the sampler then reads the node's fields. */
+ * program's code runs, NULL while the runtime's does. One relaxed store:
+ * the sampler reads no field of the node, it only adds to two that only
+ * it writes. (Not a release store: ThreadSanitizer makes that a lock,
+ * which a signal handler's hooks would then wait for inside the one they
+ * interrupted.) */
 static inline void pv_thread_publish(struct pv_thread *t, struct pv_node *n)
 {
-	__atomic_store_n(&t->at, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->at, n, __ATOMIC_RELAXED);
 }
 
 /* t's sampled clock now (written by the sampler's thread). */

@@ -28,14 +28,6 @@ enum pv_wait {
 
 extern const char pv_wait_markers[PV_WAIT_COUNT];
 
-/* Is fn a wait's marker? (Inline: the sampler's thread calls no code
- * built with a sanitizer.) */
-static inline int pv_is_wait_marker(const void *fn)
-{
-	const char *c = fn;
-	return c >= pv_wait_markers && c < pv_wait_markers + PV_WAIT_COUNT;
-}
-
 /* The libc function fn stands for, if it is a wait's marker; else NULL. */
 const char *pv_wait_name(const void *fn);
 

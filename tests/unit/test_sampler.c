@@ -204,6 +204,7 @@ static void test_wait(void)
 	enter(t, A);
 	run_then_look(t, 10);
 	enter(t, wait);
+	pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
 	run_then_look(t, 3);
 	pv_sampler_blocked(t, wait, 5000);
 	leave(t, wait);

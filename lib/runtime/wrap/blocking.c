@@ -41,7 +41,10 @@ static uint64_t wait_begins(enum pv_wait w)
 	if (!pv_mode_is_profiling(pv_self->mode))
 		return 0;
 	__cyg_profile_func_enter((void *)&pv_wait_markers[w], NULL);
-	return pv_runtime_sampled() ? pv_monotonic_ns() : 1;
+	if (!pv_runtime_sampled())
+		return 1;
+	pv_sampler_waiting(pv_self, &pv_wait_markers[w]);
+	return pv_monotonic_ns();
 }
 
 /* Leave it; the hooks keep the wait's errno (and so does the clock). */
