@@ -45,8 +45,10 @@ static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 			 * are: closing them means installing their stacks in it. */
 			if (t == pv_self)
 				pv_thread_close_all(t);
-			else if (readable_here)
+			else if (readable_here) {
+				pv_thread_settle_owed(t, t->top->node);
 				pv_stack_close(t);
+			}
 		}
 		pv_thread_hand_over(snap, t);
 	}

@@ -35,6 +35,7 @@ static inline int pv_guard_enter(struct pv_guard *g, struct pv_thread *t)
 		return 0;
 	t->mode = PV_MODE_BUSY;
 	pv_thread_publish(t, NULL); /* the sampler drops what it finds here */
+	pv_thread_settle_owed(t, t->top->node);
 	return 1;
 }
 

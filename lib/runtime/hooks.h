@@ -56,9 +56,9 @@ PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t
 	/* Only the outermost activation of a function adds to totals. */
 	if (--n->func->active == 0) {
 		uint64_t *total = pv_node_total(n, nev);
-		n->sampled_total_ns += pv_thread_sampled_clock(t) - f->sampled_start;
 		for (unsigned i = 0; i < nev; i++)
 			total[i] += now[i] - f->start[i];
+		n->sampled_total_ns += pv_thread_sampled_clock(t) - f->sampled_start;
 	}
 	struct pv_frame *below = pv_frame_below(f, pv_frame_size(nev));
 	t->top = below;
@@ -81,7 +81,8 @@ typedef void pv_exit_fn(void *fn, struct pv_thread *t);
 
 /* The enter hook on a thread in mode: push fn if its edge from the caller's
  * node is in that node's cache; a cache miss goes to indexed, anything else
- * (another mode, a frame left by a longjmp, a full stack) to slow. */
+ * (another mode, a frame left by a longjmp, a full stack, a look of the
+ * sampler's to charge) to slow. */
 PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
 			     const unsigned nev, pv_read_fn *read, pv_enter_fn *indexed,
 			     pv_enter_fn *slow)
@@ -89,7 +90,7 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 	if (likely(t->mode == mode)) {
 		struct pv_frame *f = t->top;
 		pv_thread_publish(t, NULL); /* the hook's own time: the sampler drops it */
-		if (likely(pv_can_push_above(t, f, sp))) {
+		if (likely(pv_can_push_above(t, f, sp)) && likely(!pv_thread_owes(t))) {
 			struct pv_node *c = f->node->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
 				pv_push(t, f, c, sp, nev, read);
@@ -118,12 +119,13 @@ PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t sp
 }
 
 /* The exit hook on a thread in mode: pop the top frame if it is fn's;
- * anything else (frames skipped by unwinding, a stray exit) goes to slow. */
+ * anything else (frames skipped by unwinding, a stray exit, a look of the
+ * sampler's to charge) goes to slow. */
 PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, const int mode, const unsigned nev,
 			    pv_read_fn *read, pv_exit_fn *slow)
 {
 	struct pv_frame *f = t->top;
-	if (likely(t->mode == mode) && likely(f->node->fn == fn)) {
+	if (likely(t->mode == mode) && likely(f->node->fn == fn) && likely(!pv_thread_owes(t))) {
 		uint64_t now[PV_MAX_EVENTS];
 		pv_thread_publish(t, NULL);
 		read(t, now);

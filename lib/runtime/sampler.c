@@ -71,9 +71,12 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 		account->own_ns += used;
 		return;
 	}
-	n->sampled_ns += used;
-	n->samples++;
-	__atomic_fetch_add(&t->sampled_clock, used, __ATOMIC_RELAXED);
+	/* The thread charges it to the node whose code runs, when its next
+	 * hook or runtime section begins: a charge made from here could land
+	 * in one node's self and, the thread having moved on meanwhile,
+	 * another activation's total. */
+	__atomic_fetch_add(&t->owed_ns, used, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->owed_samples, 1, __ATOMIC_RELAXED);
 	account->samples++;
 }
 
@@ -95,8 +98,10 @@ void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)
 {
 	struct pv_node *n = t->top->node;
 	if (n->fn == fn) { /* else its frame could not be pushed: nowhere to put it */
+		if (n->parent) /* looks during the wait: the waiting function's */
+			pv_thread_settle_owed(t, n->parent);
 		n->sampled_ns += ns;
-		__atomic_fetch_add(&t->sampled_clock, ns, __ATOMIC_RELAXED);
+		t->sampled_clock += ns;
 	}
 	t->blocked_ns += ns;
 }
@@ -174,16 +179,16 @@ static void *sample_as_pthread(void *arg)
 	return NULL;
 }
 
-/* Under a sanitizer's runtime the thread must be one it knows: a pthread
+/* Under ThreadSanitizer's runtime the thread must be one it knows: a pthread
  * (a raw clone crashes in ThreadSanitizer). The program's calloc then
  * serves its TLS, as the sanitizer's own allocator does anyway. */
 extern void __tsan_init(void) __attribute__((weak));
-extern void __asan_init(void) __attribute__((weak));
 
-/* Weak references, bound at load: dlsym could call the program's malloc. */
+/* A weak reference, bound at load: dlsym could call the program's malloc.
+ * (AddressSanitizer needs no more than code built without it: this file.) */
 static int sanitizer_present(void)
 {
-	return __tsan_init || __asan_init;
+	return __tsan_init != NULL;
 }
 
 /* The clone(2) thread, every signal blocked on it (the mask is inherited),

@@ -9,8 +9,11 @@
  * (bench/README.md, "Sampler candidates", measured the alternatives). Each
  * thread publishes where it is in one word (pv_thread.at): its top node while
  * the program's code runs, NULL while the hooks or the runtime run, so the
- * runtime's own time is dropped, never charged to a function. A thread in
- * a wait (blocking.c) publishes the function that waited, which its CPU is
+ * runtime's own time is dropped, never charged to a function. What a look
+ * finds in the program's code the thread owes, and charges itself to its
+ * top node when its next hook or runtime section begins (pv_thread_settle),
+ * so that its self and total costs move together. A thread in a wait
+ * (blocking.c) publishes the function that waited, which its CPU is
  * charged to; the wait's own box gets the blocked time, measured around it.
  */
 #ifndef PV_RUNTIME_SAMPLER_H
@@ -51,7 +54,7 @@ int pv_sampler_restart_in_child(struct pv_sampler *s, char *why, size_t why_size
 void pv_sampler_thread_begins(struct pv_thread *t);
 
 /* One look at t, whose CPU clock reads cpu_ns now (under s->lock): what it
- * used since the last look goes to the node it publishes. Apart from
+ * used since the last look is owed, if it publishes a node. Apart from
  * pv_sampler_start's thread, for the tests' scripted samplers. */
 void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t cpu_ns);
 
@@ -65,7 +68,8 @@ void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out);
 void pv_sampler_waiting(struct pv_thread *t, const void *fn);
 
 /* Blocked for ns in the wait whose stand-in is fn, on t's own thread: its
- * node, on top, holds the time. */
+ * node, on top, holds the time (and the looks meanwhile are charged to the
+ * function that waited). */
 void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns);
 
 #endif /* PV_RUNTIME_SAMPLER_H */

@@ -32,6 +32,15 @@ int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 	return 0;
 }
 
+void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
+{
+	uint64_t ns = __atomic_exchange_n(&t->owed_ns, 0, __ATOMIC_RELAXED);
+	uint64_t samples = __atomic_exchange_n(&t->owed_samples, 0, __ATOMIC_RELAXED);
+	t->sampled_clock += ns;
+	n->sampled_ns += ns;
+	n->samples += samples;
+}
+
 void pv_thread_reopen_counters(struct pv_thread *t, uint64_t *now)
 {
 	/* Inside the boundary, so that whatever the opening calls (a lock that
@@ -335,6 +344,9 @@ void pv_thread_restart(struct pv_thread *t)
 {
 	uint64_t now[PV_MAX_EVENTS];
 	pv_cct_clear(&t->cct);
+	/* What the parent's sampler found is the parent's. */
+	__atomic_store_n(&t->owed_ns, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->owed_samples, 0, __ATOMIC_RELAXED);
 	/* The counters may be new (a forked child's): no floor from the old ones. */
 	memset(t->last, 0, sizeof(t->last));
 	t->read(t, now);

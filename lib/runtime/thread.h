@@ -69,6 +69,8 @@ struct pv_thread {
 	/* Hot: read by every hook. */
 	int mode;
 	struct pv_node *at; /* for the sampler: the top node, NULL inside the runtime */
+	uint64_t owed_ns;   /* CPU the sampler found it using in the program's code,
+			     * not yet charged (pv_thread_settle) */
 	struct pv_frame *top;
 	struct pv_frame *stack_limit; /* the last frame that may be pushed onto */
 	uint64_t last[PV_MAX_EVENTS]; /* counter values at the last hook */
@@ -101,9 +103,10 @@ struct pv_thread {
 	clockid_t cpu_clock;
 	uint64_t began_ns;
 	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
-	/* The time charged to its nodes so far, which the sampler (and the wait
-	 * wrappers) advance: a clock whose difference over an activation is the
-	 * activation's sampled total, as the TSC's is its time. */
+	uint64_t owed_samples;   /* the looks owed_ns stands for */
+	/* The time charged to its nodes so far, by the thread itself: a clock
+	 * whose difference over an activation is the activation's sampled
+	 * total, as the TSC's is its time. */
 	uint64_t sampled_clock;
 	uint64_t blocked_ns;     /* in libc's waits, measured around them (sampled runs) */
 	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
@@ -111,19 +114,39 @@ struct pv_thread {
 
 /* Say where t is, for the sampler (sampler.h): its top node while the
  * program's code runs, NULL while the runtime's does. One relaxed store:
- * the sampler reads no field of the node, it only adds to two that only
- * it writes. (Not a release store: ThreadSanitizer makes that a lock,
- * which a signal handler's hooks would then wait for inside the one they
- * interrupted.) */
+ * the sampler reads no field of the node, only whether there is one. (Not
+ * a release store: ThreadSanitizer makes that a lock, which a signal
+ * handler's hooks would then wait for inside the one they interrupted.) */
 static inline void pv_thread_publish(struct pv_thread *t, struct pv_node *n)
 {
 	__atomic_store_n(&t->at, n, __ATOMIC_RELAXED);
 }
 
-/* t's sampled clock now (written by the sampler's thread). */
+/* t's sampled clock now. */
 static inline uint64_t pv_thread_sampled_clock(const struct pv_thread *t)
 {
-	return __atomic_load_n(&t->sampled_clock, __ATOMIC_RELAXED);
+	return t->sampled_clock;
+}
+
+/* On t's own thread: charge what the sampler found it using since the last
+ * charge to n, the node whose code ran then (the top node, as a hook or a
+ * runtime section begins), and advance the sampled clock by as much. The
+ * thread does both, so every look in a node's self is in its total. */
+void pv_thread_settle(struct pv_thread *t, struct pv_node *n);
+
+/* Has the sampler looked since the last charge? One load on the hooks'
+ * straight line, which then leave the charge to their slow paths (whose
+ * runtime boundary settles): a call on the line itself would make every
+ * hook save registers. */
+static inline int pv_thread_owes(const struct pv_thread *t)
+{
+	return __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED) != 0;
+}
+
+static inline void pv_thread_settle_owed(struct pv_thread *t, struct pv_node *n)
+{
+	if (unlikely(pv_thread_owes(t)))
+		pv_thread_settle(t, n);
 }
 
 /* No event read per call: the count-only hooks. */

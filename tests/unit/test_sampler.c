@@ -217,6 +217,28 @@ static void test_wait(void)
 	tap_is(prof.sampling.blocked_ns, 5000, "the profile's blocked time");
 }
 
+/* A look is the thread's to charge: at its next hook, to the node whose
+ * code ran, before the hook moves on. So a look's time is in the self and
+ * the total of one activation, whatever the thread does right after. */
+static void test_settled_by_the_thread(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter(t, B);
+	run_then_look(t, 100);
+	tap_is(t->owed_ns, 100, "a look leaves the time owed, charged to no node yet");
+	leave(t, B); /* its exit hook charges B, then pops it */
+	enter(t, A);
+	run_then_look(t, 7);
+	leave(t, A);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(B)->self[0], 100, "B's look in B's self");
+	tap_is(func(B)->total[0], 100, "... and in B's total");
+	tap_is(func(A)->self[0] + func(A)->total[0], 14, "A's own look in both of A's");
+	tap_is(func(MAIN)->total[0], 107, "main's total: both");
+}
+
 int main(void)
 {
 	test_right_nodes();
@@ -224,6 +246,7 @@ int main(void)
 	test_runtime_dropped();
 	test_before_the_hook();
 	test_wait();
+	test_settled_by_the_thread();
 	pv_profile_clear(&prof);
 	return tap_done();
 }
