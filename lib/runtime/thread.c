@@ -32,15 +32,6 @@ int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 	return 0;
 }
 
-void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
-{
-	uint64_t ns = __atomic_exchange_n(&t->owed_ns, 0, __ATOMIC_RELAXED);
-	uint64_t samples = __atomic_exchange_n(&t->owed_samples, 0, __ATOMIC_RELAXED);
-	t->sampled_clock += ns;
-	n->sampled_ns += ns;
-	n->samples += samples;
-}
-
 void pv_thread_reopen_counters(struct pv_thread *t, uint64_t *now)
 {
 	/* Inside the boundary, so that whatever the opening calls (a lock that

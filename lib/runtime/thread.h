@@ -131,8 +131,17 @@ static inline uint64_t pv_thread_sampled_clock(const struct pv_thread *t)
 /* On t's own thread: charge what the sampler found it using since the last
  * charge to n, the node whose code ran then (the top node, as a hook or a
  * runtime section begins), and advance the sampled clock by as much. The
- * thread does both, so every look in a node's self is in its total. */
-void pv_thread_settle(struct pv_thread *t, struct pv_node *n);
+ * thread does both, so every look in a node's self is in its total.
+ * (Inline: the runtime boundary, which every layer of the runtime enters,
+ * calls it.) */
+static inline void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
+{
+	uint64_t ns = __atomic_exchange_n(&t->owed_ns, 0, __ATOMIC_RELAXED);
+	uint64_t samples = __atomic_exchange_n(&t->owed_samples, 0, __ATOMIC_RELAXED);
+	t->sampled_clock += ns;
+	n->sampled_ns += ns;
+	n->samples += samples;
+}
 
 /* Has the sampler looked since the last charge? One load on the hooks'
  * straight line, which then leave the charge to their slow paths (whose
