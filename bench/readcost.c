@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 		struct pv_event_set set;
 		char summary[256];
 		pv_events_parse("task-clock", PV_SYSFS_ROOT, &set);
-		pv_counters_select(&set, 0, summary, sizeof(summary));
+		pv_counters_select(&set, 0, 0, summary, sizeof(summary));
 		if (pv_counters_open(&t.counters, &set) < 0) {
 			printf("read: cannot open task-clock\n");
 			return 1;
