@@ -154,11 +154,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=20, help="sampled profiles to pool")
     ap.add_argument("--samples", type=int, default=8000, help="each perf measurement's")
-    ap.add_argument("--twin", required=True)
-    ap.add_argument("argv", nargs=argparse.REMAINDER, help="-- PROG ARGS...")
-    args = ap.parse_args()
-    if args.argv and args.argv[0] == "--":
-        args.argv = args.argv[1:]
+    ap.add_argument("--twin", required=True, help="the native twin of PROG")
+    args = truth.parse_with_program(ap)
     argv = [os.path.abspath(args.argv[0])] + args.argv[1:]
     twin = [os.path.abspath(args.twin)] + args.argv[1:]
     program = os.path.realpath(argv[0])

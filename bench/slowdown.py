@@ -85,12 +85,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--twin", required=True, help="the native twin of PROG")
-    ap.add_argument("argv", nargs=argparse.REMAINDER, help="-- PROG ARGS...")
-    args = ap.parse_args()
-    if args.argv and args.argv[0] == "--":
-        args.argv = args.argv[1:]
-    if not args.argv:
-        ap.error("no program given")
+    args = truth.parse_with_program(ap)
     r = measure(args.argv, [args.twin] + args.argv[1:], args.rounds)
     print("%s, %d rounds: medians [ranges]" % (" ".join(args.argv), args.rounds))
     for label, _, _ in KINDS:

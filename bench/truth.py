@@ -349,6 +349,18 @@ def compare(argv, freq=10000, noise=False, callgraph="dwarf,32768", twin=None, l
     return result
 
 
+def parse_with_program(ap):
+    """ap's arguments, the last of them "-- PROG ARGS...": the argv of the
+    bench scripts that run a program."""
+    ap.add_argument("argv", nargs=argparse.REMAINDER, help="-- PROG ARGS...")
+    args = ap.parse_args()
+    if args.argv and args.argv[0] == "--":
+        args.argv = args.argv[1:]
+    if not args.argv:
+        ap.error("no program given")
+    return args
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--freq", type=int, default=10000)
@@ -360,12 +372,7 @@ def main():
                     help="pool perf runs until each measurement has this many samples")
     ap.add_argument("--twin", help="the native twin of PROG, sampled as the truth"
                     " (bench/realprogs.py native_twin builds it)")
-    ap.add_argument("argv", nargs=argparse.REMAINDER, help="-- PROG ARGS...")
-    args = ap.parse_args()
-    if args.argv and args.argv[0] == "--":
-        args.argv = args.argv[1:]
-    if not args.argv:
-        ap.error("no program given")
+    args = parse_with_program(ap)
     twin = [args.twin] + args.argv[1:] if args.twin else None
     r = compare(args.argv, args.freq, args.noise, args.call_graph, twin, args.samples)
     print("%s: %d samples of %s, %d calls" % (r["program"], r["samples"], r["truth"],
