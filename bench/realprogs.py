@@ -4,7 +4,7 @@ instrumented and without inlining (every hook a real call, every function a
 real frame for perf), cached in build/progs. Each builder returns
 (argv, None) for a run of some 0.5-1 s natively, or (None, why) when the
 source cannot be had. native_twin() builds, for any of them, the same
-sources with the same flags minus -finstrument-functions: the program as
+sources with the same flags minus those that instrument: the program as
 it runs without instrumentation, the truth of bench/truth.py."""
 import ast
 import base64
@@ -34,7 +34,17 @@ def base64_text(name, nbytes, seed):
     return path
 
 
-INSTRUMENT_FLAG = "-finstrument-functions"
+# The flags that instrument, and only those: -finstrument-functions, clang's
+# -finstrument-functions-after-inlining, gcc's exclusion lists.
+INSTRUMENT_FLAGS = "-finstrument-functions"
+
+# The README's flags, gcc's and clang's (no -fno-inline: the optimiser
+# inlines as it would without profviz).
+README_FLAGS = {
+    "gcc": ["-O2", "-g", "-finstrument-functions",
+            "-finstrument-functions-exclude-file-list=.h,/usr/include/"],
+    "clang": ["-O2", "-g", "-finstrument-functions-after-inlining", "-gdwarf-aranges"],
+}
 
 
 def build_command(exe):
@@ -61,23 +71,44 @@ def build_command(exe):
 
 def native_twin(argv):
     """argv with its program replaced by the native twin: the same command
-    minus -finstrument-functions, built into PROG-native when out of date.
+    minus the flags that instrument, built into PROG-native when out of date.
     Every other flag stays, -fno-inline included, so that both builds have
     the same functions as real frames."""
     exe = os.path.abspath(argv[0])
     cmd = build_command(exe)
-    if INSTRUMENT_FLAG not in cmd:
-        raise RuntimeError("%s is not built with %s" % (exe, INSTRUMENT_FLAG))
+    native = [a for a in cmd if not a.startswith(INSTRUMENT_FLAGS)]
+    if native == cmd:
+        raise RuntimeError("%s is not built with %s" % (exe, INSTRUMENT_FLAGS))
     out = exe + "-native"
-    cmd = [a for a in cmd if a != INSTRUMENT_FLAG]
+    cmd = native
     cmd[cmd.index("-o") + 1] = out
+    build_after(exe, out, cmd)
+    return [out] + list(argv[1:])
+
+
+def build_after(exe, out, cmd, first=()):
+    """Run the commands first, then cmd, which builds out from exe's sources,
+    unless out is newer than exe and cmd built it (OUT.cmd records it)."""
     stamp = out + ".cmd"
     fresh = os.path.exists(out) and os.path.exists(stamp) and \
         open(stamp).read() == repr(cmd) and os.path.getmtime(out) >= os.path.getmtime(exe)
     if not fresh:
-        subprocess.run(cmd, check=True)
+        for step in list(first) + [cmd]:
+            subprocess.run(step, check=True)
         with open(stamp, "w") as f:
             f.write(repr(cmd))
+
+
+def threaded_twin(argv):
+    """argv's native twin with one idle thread more (bench/idle_thread.c),
+    built into PROG-native-thread: the program as libc runs it once a second
+    thread exists, as profviz's sampler thread makes it."""
+    twin = native_twin(argv)
+    cmd = build_command(twin[0])
+    out = twin[0] + "-thread"
+    cmd[cmd.index("-o") + 1] = out
+    idle = ["gcc", "-O2", "-c", "-o", out + ".o", os.path.join(ROOT, "bench", "idle_thread.c")]
+    build_after(twin[0], out, cmd + [out + ".o", "-lpthread"], [idle])
     return [out] + list(argv[1:])
 
 
@@ -100,9 +131,11 @@ def sqlite_amalgamation(src):
     return dest
 
 
-def build_sqlite_speedtest1(size="20"):
+def build_sqlite_speedtest1(size="20", readme=None):
     """SQLite's speedtest1 on an in-memory database: --size 20 makes some
-    85 M calls. The binary is the one tests/t_real_sqlite.py runs."""
+    85 M calls. The binary is the one tests/t_real_sqlite.py runs; with
+    readme="gcc" or "clang", built instead with that compiler and the
+    README's flags (sqlite-speedtest1-gcc, sqlite-speedtest1-clang)."""
     src, why = h.fetch_source("sqlite3")
     if not src:
         return None, why
@@ -110,9 +143,14 @@ def build_sqlite_speedtest1(size="20"):
         amalg = sqlite_amalgamation(src)
     except RuntimeError as e:
         return None, str(e)
-    exe = h.build("sqlite-speedtest1", [os.path.join(src, "test", "speedtest1.c"),
-                                        os.path.join(amalg, "sqlite3.c")],
-                  flags=h.NO_INLINE + ["-w", "-I", amalg], libs=["-lpthread", "-ldl", "-lm"])
+    sources = [os.path.join(src, "test", "speedtest1.c"), os.path.join(amalg, "sqlite3.c")]
+    libs = ["-lpthread", "-ldl", "-lm"]
+    if readme:
+        exe = h.build("sqlite-speedtest1-" + readme, sources, flags=["-w", "-I", amalg],
+                      compiler=readme, libs=libs, instrument=README_FLAGS[readme])
+    else:
+        exe = h.build("sqlite-speedtest1", sources, flags=h.NO_INLINE + ["-w", "-I", amalg],
+                      libs=libs)
     return [exe, "--size", size, "--memdb"], None
 
 
@@ -137,9 +175,11 @@ LUA = ["lapi", "lcode", "lctype", "ldebug", "ldo", "ldump", "lfunc", "lgc", "lle
        "loslib", "lstrlib", "ltablib", "lutf8lib", "linit", "lua"]
 
 
-def build_lua():
+def build_lua(exclude=None):
     """The lua interpreter (5.4, else 5.3) running bench/workloads/mix.lua:
-    calls, tables, strings and closures, each a path through the C core."""
+    calls, tables, strings and closures, each a path through the C core.
+    exclude: the functions to leave without hooks, as gcc's
+    -finstrument-functions-exclude-function-list takes them (lua-excluded)."""
     for package in ("lua5.4", "lua5.3"):
         src, why = h.fetch_source(package)
         if src:
@@ -148,8 +188,11 @@ def build_lua():
         return None, why
     srcdir = os.path.join(src, "src")
     # As its Makefile's linux target builds it, less readline.
-    exe = h.build("lua", [os.path.join(srcdir, f + ".c") for f in LUA],
-                  flags=h.NO_INLINE + ["-w", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"],
+    flags = h.NO_INLINE + ["-w", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"]
+    if exclude:
+        flags.append("-finstrument-functions-exclude-function-list=" + exclude)
+    exe = h.build("lua-excluded" if exclude else "lua",
+                  [os.path.join(srcdir, f + ".c") for f in LUA], flags=flags,
                   libs=["-Wl,-E", "-ldl", "-lm"])
     return [exe, os.path.join(WORKLOADS, "mix.lua")], None
 

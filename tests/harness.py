@@ -102,12 +102,15 @@ def built_objects(build_dir, under="lib"):
     return sorted(found)
 
 
-def build(name, sources=None, flags=(), compiler="gcc", libs=(), out=None):
-    """Compile tests/progs sources into build/progs/<name>, if out of date."""
+def build(name, sources=None, flags=(), compiler="gcc", libs=(), out=None,
+          instrument=INSTRUMENT):
+    """Compile tests/progs sources into build/progs/<name>, if out of date,
+    with the instrument flags (the optimisation level and the hooks' flags)
+    first."""
     os.makedirs(BUILD, exist_ok=True)
     sources = [os.path.join(PROGS, s) for s in (sources or [name + ".c"])]
     out = out or os.path.join(BUILD, name)
-    cmd = [compiler] + INSTRUMENT + list(flags) + ["-o", out] + sources + list(libs)
+    cmd = [compiler] + list(instrument) + list(flags) + ["-o", out] + sources + list(libs)
     stamp = out + ".cmd"
     fresh = os.path.exists(out) and os.path.exists(stamp) and \
         open(stamp).read() == repr(cmd) and \
