@@ -17,7 +17,7 @@ import tempfile
 import jsonschema
 import harness as h
 
-# The subject is the shapes of profiles whose times the hooks read (tests/t_sampled.py validates sampled ones): times read by the hooks.
+# The subject is the shapes of profiles whose times the hooks read (tests/t_sampled_outputs.py validates sampled ones): times read by the hooks.
 h.hook_time()
 
 t = h.Tap()
