@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Sampled time, the default: the sampler thread charges each thread's CPU
+time to the function it is in, and nothing of it reaches the program: its
+own signals, timers, waits, masks, alternate stacks, forks and execs, and
+threads by the thousand work as without profviz."""
+import glob
+import os
+import re
+import harness as h
+
+t = h.Tap()
+FLAGS = h.NO_INLINE + ["-pthread"]
+shares = h.build("sampled_shares", flags=FLAGS)
+signals = h.build("sampled_signals", flags=FLAGS)
+procs = h.build("sampled_procs", flags=FLAGS)
+TSAN = h.SANITIZER == "thread"
+
+
+def numbers(stdout):
+    """'name 12 other 34' on stdout as {name: 12, other: 34}."""
+    words = stdout.decode().split()
+    return {k: int(v) for k, v in zip(words[0::2], words[1::2]) if re.fullmatch(r"-?\d+", v)}
+
+
+def sampled(p, name, which="self"):
+    """A function's sampled time (event 0), ns; 0 if it is not in the profile."""
+    f = p.func(name)
+    return f[which][0] if f else 0
+
+
+def same_as_without(r, plain, name):
+    t.eq((r.stdout, h.strip_profviz(r.stderr), r.rc), (plain.stdout, plain.stderr, plain.rc),
+         "%s: stdout, stderr and status as without profviz" % name)
+
+
+# 1. A known split. heavy and light alternate 3:1 for 2 s of CPU; between
+# them, wait_for_pipe sleeps 0.5 s in a plain read() (not a wrapped wait).
+# Each call is timed from its caller on the thread's CPU clock: the truth.
+# A look charges the CPU since the previous look to the function it finds,
+# so the only error is at the k = 10 boundaries between functions (4 rounds
+# and the read): the CPU between the last look and a boundary goes to the
+# wrong side. Looks 0.5-1.5 ms apart bound that by 1.5 ms a boundary, 0.75
+# points in all; as a sum of backward recurrence times (sd 0.35 ms each,
+# means cancelling between the two kinds of boundary) it is 0.06 points sd,
+# and 3 points are 50 sd. With looks 10 times sparser than asked (a loaded
+# host) 3 points are still 5 sd, under 1 in 10^6. Measured here, load
+# average 3-7: rms 0.12 points, worst 0.57, in 40 runs. The read would
+# hold 20 % of a clock read per call (0.5 of 2.5 s); sampled, it gets at
+# most one look's charge (0.07 % at worst in those runs).
+CPU_MS, BLOCK_MS = 2000, 500
+with t.case("a 3:1 split, and a read blocked in between"):
+    r = h.run([shares, "split", str(CPU_MS), str(BLOCK_MS)], outputs="prof.json")
+    truth = numbers(r.stdout)
+    p = r.json()
+    t.eq((p.data["events"][0], p.data["kinds"][0]), ("time", "sampled"),
+         "event 0 is the sampled time")
+    t.eq((truth["read"], truth["child"]), (1, 0), "the read got the child's byte")
+    t.ok(truth["wait_wall_ns"] > BLOCK_MS * 1e6 * 0.9,
+         "the read was blocked (%.0f ms)" % (truth["wait_wall_ns"] / 1e6))
+    real = {"heavy": truth["heavy_ns"], "light": truth["light_ns"],
+            "wait_for_pipe": truth["wait_ns"]}
+    got = {f: sampled(p, f) for f in real}
+    real_sum, got_sum = sum(real.values()), sum(got.values())
+    for f in ("heavy", "light"):
+        want, share = 100.0 * real[f] / real_sum, 100.0 * got[f] / got_sum
+        t.ok(abs(share - want) <= 3, "%s's share %.2f %% within 3 points of the %.2f %% it "
+             "measured" % (f, share, want))
+    share = 100.0 * got["wait_for_pipe"] / got_sum
+    t.ok(share < 2, "the blocked read: %.2f %% of the time (< 2 %%)" % share)
+
+# 2. N threads of equal CPU (each works until its own clock has used
+# CPU_MS), each in a function of its own. A thread's sampled time is its
+# CPU clock's, charged in deltas, short only by what it ran after its last
+# look (one period, about 1 ms of 500): a share is off by 0.05 points, and
+# 2 points take a sampler held off some 100 ms of wall time at the end of
+# a thread.
+N, THREAD_MS = 4, 500
+with t.case("%d threads of equal work" % N):
+    r = h.run([shares, "threads", str(N), str(THREAD_MS)], outputs="prof.json")
+    p = r.json()
+    got = [sampled(p, "work_%d" % i, "total") for i in range(N)]
+    for i in range(N):
+        share = 100.0 * got[i] / sum(got)
+        t.ok(abs(share - 100.0 / N) <= 2, "work_%d's share %.2f %% within 2 points of %.0f %%"
+             % (i, share, 100.0 / N))
+
+# 5. A thread that blocks every signal, as workers do when one thread takes
+# the signals with sigwait: a signal-based sampler would see nothing of it.
+MASKED_MS = 400
+with t.case("a thread that blocks every signal"):
+    r = h.run([shares, "masked", str(MASKED_MS)], outputs="prof.json")
+    used = numbers(r.stdout)["masked_work"]
+    got = sampled(r.json(), "masked_work", "total")
+    t.ok(b"mask kept 1" in r.stdout, "its mask stays as it set it", r.stdout)
+    t.ok(0.8 * used <= got <= 1.05 * used, "its time is in the profile: %.1f ms of the %.1f "
+         "ms it measured" % (got / 1e6, used / 1e6))
+
+# 3. The program's own CPU-time signals. The thread-CPU timer counts on the
+# thread's precise clock: as many expiries as without profviz (2 for the
+# tick's rounding). ITIMER_PROF counts the process's CPU as the scheduler
+# tick sees it: on a loaded host its count strays from the precise
+# figure by tens of percent with or without profviz, and further down with
+# any thread of the program's own that wakes 1000 times a second (measured
+# without profviz, as with the sampler). What must hold: it reaches the
+# handler, and no sampler of profviz's rides on it (1000 more a second).
+TIMED_MS = 500
+with t.case("the program's SIGPROF and CPU-time timer"):
+    r = h.run([signals, "timers", str(TIMED_MS)], outputs="prof.json")
+    plain = h.run([signals, "timers", str(TIMED_MS)], preload=False)
+    got, want = numbers(r.stdout), numbers(plain.stdout)
+    t.ok(abs(got["timer"] - want["timer"]) <= 2, "timer_create(CLOCK_THREAD_CPUTIME_ID): %d "
+         "expiries, %d without profviz" % (got["timer"], want["timer"]))
+    t.eq(got["bad_info"], 0, "each with its si_code and si_value")
+    expected = TIMED_MS // 10
+    t.ok(0 < got["sigprof"] <= 2 * expected, "ITIMER_PROF: %d SIGPROFs handled (%d without "
+         "profviz, %d of CPU)" % (got["sigprof"], want["sigprof"], expected))
+    t.eq(got["unasked"], 0, "no other signal delivered")
+    t.eq(r.rc, 0, "status 0")
+
+# 4. Waits right after bursts of CPU, 150 rounds of five kinds: a signal
+# (a CPU-time timer falling due in the burst) would interrupt them, with a
+# handler on every signal and also with SA_RESTART, which these never
+# restart. The control, a wall-clock timer of the program's own, shows
+# that an interruption would be seen.
+ROUNDS = 150
+for handlers in ("none", "plain", "restart"):
+    with t.case("waits after bursts of CPU, handlers: %s" % handlers):
+        argv = [signals, "eintr", str(ROUNDS), handlers]
+        r, plain = h.run(argv, outputs="prof.json"), h.run(argv, preload=False)
+        t.ok(b"EINTR: poll 0 select 0 nanosleep 0 sem_timedwait 0 epoll_wait 0\n" in r.stdout,
+             "no wait interrupted (handlers: %s)" % handlers, r.stdout)
+        t.ok(b"signals delivered: none\n" in r.stdout, "no signal delivered", r.stdout)
+        same_as_without(r, plain, "waits, handlers: %s" % handlers)
+with t.case("waits after bursts of CPU: the control"):
+    r = h.run([signals, "eintr", str(ROUNDS), "control"], outputs="prof.json")
+    t.ok(sum(numbers(r.stdout.split(b":", 1)[1].split(b"\n")[0]).values()) > 0,
+         "a wall-clock timer of the program's own does interrupt them", r.stdout)
+
+# 8. A handler on the program's sigaltstack, and real-time signals it
+# queues to itself while it blocks them: delivered on that stack, every
+# one, in order, and the stack still the program's at the end.
+with t.case("sigaltstack and the program's real-time signal"):
+    argv = [signals, "altstack", "200"]
+    r, plain = h.run(argv, outputs="prof.json"), h.run(argv, preload=False)
+    t.ok(b"queued 1600 seen, 1600 in order of 1600" in r.stdout,
+         "every queued real-time signal handled, in order", r.stdout)
+    t.ok(b"altstack kept 1" in r.stdout, "the alternate stack is still the program's", r.stdout)
+    if TSAN:
+        t.skip("SIGUSR1 on the alternate stack, the handlers' calls counted", "TSan runs the "
+               "program's handlers later, from its own, outside profviz's trampoline")
+    else:
+        t.ok(b"SIGUSR1 200 on its altstack, 0 off it" in r.stdout,
+             "SIGUSR1's handler ran on the alternate stack each time", r.stdout)
+        same_as_without(r, plain, "altstack")
+        t.eq(r.json().calls("handler_work"), 200 + 1600, "the handlers' calls counted")
+
+# 6. fork: the child's sampler is its own (the parent's thread is not in the
+# copy); its thread's 200 ms are in its file. Then a chain of execs, each
+# image sampling and writing its own file, and a vfork child that execs.
+FORK_MS = 200
+with t.case("fork: the child's thread"):
+    r = h.run([procs, "fork", str(FORK_MS)], outputs="prof.json")
+    child_files = glob.glob(r.file("prof.*.json"))
+    t.eq(len(child_files), 1, "the child wrote its own profile")
+    used = numbers(r.stdout)["child_thread_work"]
+    child = h.Run.for_files(r.workdir).json(os.path.basename(child_files[0]))
+    got = sampled(child, "child_thread_work", "total")
+    t.ok(0.5 * used <= got <= 1.05 * used, "its thread sampled: %.1f ms of the %.1f ms it "
+         "measured" % (got / 1e6, used / 1e6))
+    t.ok(sampled(child, "child_main_work") > 0, "its main thread sampled too")
+    p = r.json()
+    t.ok(sampled(p, "parent_work") > 0, "the parent's own work sampled")
+    t.eq(p.calls("child_thread_work"), 0, "none of the child's in the parent's profile")
+    t.ok(b"child exit 0\n" in r.stdout, "the child ended as asked", r.stdout)
+
+IMAGES, IMAGE_MS = 10, 50
+with t.case("a chain of %d execs" % IMAGES):
+    argv = [procs, "exec", str(IMAGES), str(IMAGE_MS)]
+    r, plain = h.run(argv, outputs="prof.json"), h.run(argv, preload=False)
+    same_as_without(r, plain, "exec chain")
+    names = ["prof.exec%d.json" % i for i in range(1, IMAGES + 1)] + ["prof.json"]
+    files = sorted(f for f in os.listdir(r.workdir) if f.endswith(".json"))
+    t.eq(files, sorted(names), "each image wrote its files")
+    unsampled = [n for n in names if n in files and
+                 sampled(h.Run.for_files(r.workdir).json(n), "image_work") <= 0]
+    t.eq(unsampled, [], "each image's work sampled (%d ms of CPU each)" % IMAGE_MS)
+
+with t.case("vfork, then exec"):
+    argv = [procs, "vfork", str(IMAGE_MS)]
+    r, plain = h.run(argv, outputs="prof.json"), h.run(argv, preload=False)
+    same_as_without(r, plain, "vfork")
+    p = r.json()
+    t.ok(sampled(p, "parent_work") > 0, "the parent sampled")
+    t.eq(p.calls("image_work"), 0, "nothing of the exec'd image in the parent's profile")
+    t.ok(sampled(r.json("vchild.json"), "image_work") > 0, "the exec'd image sampled its own")
+    if TSAN:
+        t.skip("only the parent and the new image write", "TSan runs vfork as fork")
+    else:
+        t.eq(sorted(os.listdir(r.workdir)), ["prof.json", "vchild.json"],
+             "only the parent and the new image write")
+
+# 7. Threads by the thousand, each a little CPU in an instrumented function:
+# nothing per thread stays behind (descriptors, timers, pending or queued
+# signals, threads) once they have ended.
+CHURN = 10000
+with t.case("%d short-lived threads" % CHURN):
+    threads_file = os.path.join(h.tempfile.mkdtemp(prefix="profviz-churn-"), "tasks")
+    argv = [procs, "churn", str(CHURN), threads_file]
+    plain = h.run(argv, preload=False)
+    # The same preload, profviz off: a sanitizer's own threads counted alike.
+    h.run(argv, env={"PROFVIZ_DISABLE": "1"})
+    off_tasks = open(threads_file).read().split()
+    r = h.run(argv, outputs="prof.json")
+    tasks = open(threads_file).read().split()
+    same_as_without(r, plain, "churn")
+    t.ok(re.match(rb"fds \+0, timers 0 -> 0, pending 0+ 0+ -> 0+ 0+\n$", r.stdout),
+         "no descriptor, timer or pending signal left", r.stdout)
+    before, after, off_after = int(tasks[1]), int(tasks[2]), int(off_tasks[2])
+    t.eq(after, before, "as many threads after them as before (%d)" % after)
+    t.eq(after, off_after + 1, "one thread more than with profviz off: the sampler "
+         "(%d against %d)" % (after, off_after))
+    queued = [int(q.split("/")[0]) for q in tasks[4:6]]
+    t.ok(queued[1] - queued[0] < CHURN // 2, "no signal queued per thread (SigQ, the user's: "
+         "%d before, %d after)" % tuple(queued))
+    p = r.json()
+    t.eq(p.calls("short_task"), CHURN, "every thread's call counted")
+
+
+# 9. PROFVIZ_RATE. The sampler's wake-ups, from its voluntary context
+# switches (the program reads them), are its looks: their rate per second
+# of the run is the rate used. Its period is jittered uniformly over half
+# to one and a half, so n looks come within sqrt(n) * 0.29 periods of
+# n periods: 1.2 times the rate is about 5 sd past for 50 looks. A loaded
+# host only makes looks later, hence fewer: half the rate is the floor.
+def rate_run(value, cpu_ms):
+    """(looks per second of the run, looks per CPU-second, profviz's lines)."""
+    env = {} if value is None else {"PROFVIZ_RATE": value}
+    r = h.run([shares, "rate", str(cpu_ms)], env=env, outputs="prof.json")
+    n = numbers(r.stdout)
+    return (n["looks"] / (n["wall_ns"] / 1e9), n["looks"] / (n["cpu_ns"] / 1e9),
+            h.profviz_lines(r.stderr))
+
+
+for bad in ("fast", "0", "1e9"):
+    with t.case("PROFVIZ_RATE=%s" % bad):
+        per_s, per_cpu_s, lines = rate_run(bad, 300)
+        said = [l for l in lines if "PROFVIZ_RATE" in l]
+        t.eq(len(said), 1, "PROFVIZ_RATE=%s: one message" % bad)
+        t.ok(said and "'%s'" % bad in said[0] and "using 1000" in said[0],
+             "it names the value and the default", lines)
+        t.ok(any("time sampled at 1000 Hz" in l for l in lines), "the default said", lines)
+        t.ok(500 <= per_s <= 1200, "the default used: %.0f looks a second, %.0f per CPU-second"
+             % (per_s, per_cpu_s))
+for good, hz, cpu_ms in (("100", 100, 500), ("1k", 1000, 300)):
+    with t.case("PROFVIZ_RATE=%s" % good):
+        per_s, per_cpu_s, lines = rate_run(good, cpu_ms)
+        t.eq([l for l in lines if "PROFVIZ_RATE" in l], [], "PROFVIZ_RATE=%s taken" % good)
+        t.ok(any("time sampled at %d Hz" % hz in l for l in lines), "said", lines)
+        t.ok(0.5 * hz <= per_s <= 1.2 * hz, "%.0f looks a second (%.0f per CPU-second) at %d Hz"
+             % (per_s, per_cpu_s, hz))
+t.done()
