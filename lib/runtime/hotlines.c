@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#include "runtime/hotlines.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A function of the report by its address. */
+struct keyed {
+	uintptr_t fn;
+	unsigned index;
+};
+
+static int by_fn(const void *a, const void *b)
+{
+	uintptr_t x = ((const struct keyed *)a)->fn, y = ((const struct keyed *)b)->fn;
+	return (x > y) - (x < y);
+}
+
+int pv_hotlines_annotate(struct pv_report *r, struct pv_hotpcs *h, struct pv_symbolizer *s,
+			 unsigned keep, struct pv_hotlines_account *account)
+{
+	memset(account, 0, sizeof(*account));
+	size_t n = 0;
+	struct pv_hotpc *pcs = pv_hotpcs_copy(h, &n, &account->read);
+	struct keyed *keys = malloc((r->n_funcs + 1) * sizeof(*keys));
+	int status = pcs || !n ? 0 : -1;
+	if (!keys)
+		status = -1;
+	for (unsigned i = 0; keys && i < r->n_funcs; i++)
+		keys[i] = (struct keyed){ (uintptr_t)r->funcs[i].fn, i };
+	if (keys)
+		qsort(keys, r->n_funcs, sizeof(*keys), by_fn);
+	for (size_t i = 0; keys && i < n; i++) {
+		struct keyed want = { (uintptr_t)pv_symbols_function(s, (void *)pcs[i].pc), 0 };
+		const struct keyed *hit =
+			want.fn ? bsearch(&want, keys, r->n_funcs, sizeof(*keys), by_fn) : NULL;
+		if (!hit) {
+			account->outside += pcs[i].samples;
+			continue;
+		}
+		int line = 0;
+		const char *file = pv_symbols_line(s, (void *)pcs[i].pc, &line);
+		if (pv_lines_add(&r->funcs[hit->index].lines, file, line, pcs[i].samples) < 0)
+			status = -1;
+		else
+			account->placed += pcs[i].samples;
+	}
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		pv_lines_keep(&r->funcs[i].lines, keep);
+	free(keys);
+	free(pcs);
+	return status;
+}
