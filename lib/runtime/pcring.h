@@ -50,7 +50,8 @@ unsigned pv_pcring_pages(uint64_t period_ns, uint64_t reads_ns);
  * the moment it needs one), EPERM from the mapping (the locked-memory
  * limits: perf_event_mlock_kb, then RLIMIT_MEMLOCK), EAGAIN (this thread
  * is inside the program's own close: try again later). r is left empty on
- * failure. */
+ * failure. Hand r to its reader only once this has returned, whole (under
+ * the lock the reader takes, hotpcs.h). */
 int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages);
 
 /* Why pv_pcring_open failed with err, in the user's terms. */
