@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/hotlines.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/log.h"
 
 /* A function of the report by its address. */
 struct keyed {
@@ -47,6 +50,11 @@ int pv_hotlines_annotate(struct pv_report *r, struct pv_hotpcs *h, struct pv_sym
 	}
 	for (unsigned i = 0; i < r->n_funcs; i++)
 		pv_lines_keep(&r->funcs[i].lines, keep);
+	const struct pv_hotpcs_account *read = &account->read;
+	pv_debug(1, "hot lines: %" PRIu64 " PCs sampled, %" PRIu64 " of them in profviz, %" PRIu64
+		 " outside the profile's functions, %zu distinct; %" PRIu64 " lost (a ring was "
+		 "full), %" PRIu64 " threads without a ring", read->samples, read->own,
+		 account->outside, n, read->lost, read->refused);
 	free(keys);
 	free(pcs);
 	return status;

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/log.h"
+
 /* The table starts with this many slots (64 KiB). */
 #define FIRST_CAP 4096
 
@@ -114,6 +116,16 @@ void pv_hotpcs_add(uintptr_t pc, void *arg)
 	s->pc = pc;
 	s->samples = 1;
 	h->used++;
+}
+
+void pv_hotpcs_refused(struct pv_hotpcs *h, int err)
+{
+	__atomic_add_fetch(&h->account.refused, 1, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(&h->refusal_said, 1, __ATOMIC_RELAXED))
+		return;
+	char why[200];
+	pv_pcring_explain(err, why, sizeof(why));
+	pv_log("no hot lines for some threads: %s (said once)", why);
 }
 
 void pv_hotpcs_take(struct pv_hotpcs *h, struct pv_pcring *r)

@@ -31,6 +31,7 @@ struct pv_hotpcs_account {
 	uint64_t own;     /* ... of which in the runtime's code: dropped */
 	uint64_t unkept;  /* ... of which a new PC the table had no room for */
 	uint64_t lost;    /* the kernel dropped these: a ring was full */
+	uint64_t refused; /* threads whose ring could not be opened */
 };
 
 struct pv_hotpcs {
@@ -39,6 +40,7 @@ struct pv_hotpcs {
 	size_t cap, used;       /* slots (a power of two), and those taken */
 	uintptr_t own_lo, own_hi; /* the runtime's code: [own_lo, own_hi) */
 	struct pv_hotpcs_account account;
+	int refusal_said;
 };
 
 /* At most this many distinct PCs are kept (16 MiB of table). */
@@ -50,6 +52,11 @@ void pv_hotpcs_init(struct pv_hotpcs *h, uintptr_t own_lo, uintptr_t own_hi);
 /* The executable range of the object this code is linked into (profviz.so
  * when preloaded). 0, or -1 if it cannot be found. */
 int pv_hotpcs_own_text(uintptr_t *lo, uintptr_t *hi);
+
+/* A thread's pv_pcring_open failed with err: counted, and said once per
+ * process in one line with the system's reason; the thread runs on
+ * without hot lines. */
+void pv_hotpcs_refused(struct pv_hotpcs *h, int err);
 
 /* Drain r into h (pcring.h). Takes h's lock: call it with the thread's
  * signals blocked, as the sampler thread and thread end run, so that a

@@ -8,10 +8,12 @@
  * written into the JSON.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "messages.h"
 #include "output/format.h"
 #include "runtime/hotlines.h"
 #include "tap.h"
@@ -82,6 +84,15 @@ static void table(void)
 	pv_hotpcs_clear(&h);
 	pcs = pv_hotpcs_copy(&h, &n, &a);
 	tap_ok(!pcs && n == 0 && a.samples == 0 && h.own_lo == 0x5000, "cleared, its own range kept");
+	messages_capture();
+	messages_clear();
+	pv_hotpcs_refused(&h, -EACCES);
+	pv_hotpcs_refused(&h, -EPERM);
+	tap_ok(n_messages == 1 && strstr(messages[0], "profviz: no hot lines for some threads: ") &&
+	       strstr(messages[0], "perf_event_paranoid="), "a refused ring: one line with the "
+	       "reason, once: %s", messages[0]);
+	pv_hotpcs_copy(&h, &n, &a);
+	tap_is(a.refused, 2, "... and every thread without a ring counted");
 	uintptr_t lo, hi;
 	tap_ok(pv_hotpcs_own_text(&lo, &hi) == 0 && lo <= (uintptr_t)table &&
 	       (uintptr_t)table < hi, "the object's own code is found (here: this test's)");
