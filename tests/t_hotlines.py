@@ -114,8 +114,8 @@ with t.case("report --lines: what it refuses"):
     one_line_naming(r, plain, "a run that sampled no PCs: exit 2, one line naming the file")
     t.ok("sampled no program counters" in r.stderr, "... which says so", r.stderr)
     r = profviz("report", "--lines", "spin", "--focus", "alpha", with_lines)
-    t.ok(r.returncode == 2 and "one of --focus, --root and --lines" in r.stderr,
-         "--lines with --focus: refused", r.stderr)
+    t.ok(r.returncode == 2 and "--lines is of the whole run: not with --focus" in r.stderr,
+         "--lines with --focus: refused, saying why", r.stderr)
 
 with t.case("convert and merge keep the lines"):
     again = os.path.join(tmp, "again.json")

@@ -388,8 +388,11 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		  : !strcmp(colour, "auto") ? isatty(STDOUT_FILENO) : -1;
 	int parts = !!o->asked.focus + !!o->asked.root + !!o->lines;
 	if (key < 0 || o->colour < 0 || optind + 1 != argc || parts > 1) {
-		if (parts > 1)
-			fputs("profviz report: one of --focus, --root and --lines\n", stderr);
+		if (o->asked.focus && o->asked.root)
+			fputs("profviz report: --focus or --root, not both\n", stderr);
+		else if (parts > 1)
+			fputs("profviz report: --lines is of the whole run: not with --focus or "
+			      "--root\n", stderr);
 		else if (key < 0)
 			fprintf(stderr, "profviz report: --sort %s: use self, total, calls, per-call "
 				"or name\n", sort);
