@@ -40,12 +40,14 @@
 #include <time.h>
 
 #include "runtime/hotlines.h"
+#include "runtime/lock.h"
 
 #define LOOK_NS 1000000 /* the sampler's period: 1 kHz */
 #define MAX_WORKERS 16
 
 static volatile uint64_t sink;
 static struct pv_hotpcs table;
+static struct pv_lock lock; /* the runtime's pv_lock, for the table and the rings */
 static struct pv_pcring rings[MAX_WORKERS];
 static int draining; /* the looker drains the rings */
 static int workers;
@@ -91,8 +93,10 @@ static void *looker(void *arg)
 		next += LOOK_NS;
 		struct timespec at = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		pv_lock_take(&lock);
 		for (int i = 0; draining && i < workers; i++)
 			pv_hotpcs_take(&table, &rings[i]);
+		pv_lock_give(&lock);
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		if (now > next)
 			next = now;
@@ -112,9 +116,9 @@ static void open_ring(int slot)
 		fprintf(stderr, "hotlines: no ring: %s\n", why);
 		exit(2);
 	}
-	pv_lock_take(&table.lock);
+	pv_lock_take(&lock);
 	rings[slot] = r;
-	pv_lock_give(&table.lock);
+	pv_lock_give(&lock);
 }
 
 static void *worker(void *arg)
@@ -123,8 +127,11 @@ static void *worker(void *arg)
 	if (draining)
 		open_ring(slot);
 	spin(iterations);
-	if (draining)
+	if (draining) {
+		pv_lock_take(&lock);
 		pv_hotpcs_close_ring(&table, &rings[slot]);
+		pv_lock_give(&lock);
+	}
 	return NULL;
 }
 
@@ -180,7 +187,9 @@ static int split(uint64_t cpu_ms, uint64_t unit)
 			spin3(unit);
 			spin(unit);
 		}
+	pv_lock_take(&lock);
 	pv_hotpcs_close_ring(&table, &rings[0]);
+	pv_lock_give(&lock);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	pthread_join(lk, NULL);
 	struct pv_rfunc funcs[2] = { { .id = 0, .fn = (void *)spin3 },
@@ -188,7 +197,11 @@ static int split(uint64_t cpu_ms, uint64_t unit)
 	struct pv_report r = { .n_funcs = 2, .funcs = funcs };
 	struct pv_symbolizer *syms = pv_symbols_open(NULL);
 	struct pv_hotlines_account a;
-	pv_hotlines_annotate(&r, &table, syms, PV_LINES_KEPT, &a);
+	size_t n;
+	struct pv_hotpcs_account read;
+	struct pv_hotpc *pcs = pv_hotpcs_copy(&table, &n, &read);
+	pv_hotlines_annotate(&r, pcs, n, &read, syms, PV_LINES_KEPT, &a);
+	free(pcs);
 	uint64_t n3 = pv_lines_samples(&funcs[0].lines), n1 = pv_lines_samples(&funcs[1].lines);
 	printf("period_ns=%" PRIu64 " cpu_ms=%" PRIu64 " samples=%" PRIu64 " spin3=%" PRIu64
 	       " spin=%" PRIu64 " outside=%" PRIu64 " lost=%" PRIu64 " ratio=%.3f"

@@ -19,16 +19,14 @@ static int by_fn(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int pv_hotlines_annotate(struct pv_report *r, struct pv_hotpcs *h, struct pv_symbolizer *s,
+int pv_hotlines_annotate(struct pv_report *r, const struct pv_hotpc *pcs, size_t n,
+			 const struct pv_hotpcs_account *read, struct pv_symbolizer *s,
 			 unsigned keep, struct pv_hotlines_account *account)
 {
 	memset(account, 0, sizeof(*account));
-	size_t n = 0;
-	struct pv_hotpc *pcs = pv_hotpcs_copy(h, &n, &account->read);
+	account->read = *read;
 	struct keyed *keys = malloc((r->n_funcs + 1) * sizeof(*keys));
-	int status = pcs || !n ? 0 : -1;
-	if (!keys)
-		status = -1;
+	int status = keys ? 0 : -1;
 	for (unsigned i = 0; keys && i < r->n_funcs; i++)
 		keys[i] = (struct keyed){ (uintptr_t)r->funcs[i].fn, i };
 	if (keys)
@@ -50,12 +48,10 @@ int pv_hotlines_annotate(struct pv_report *r, struct pv_hotpcs *h, struct pv_sym
 	}
 	for (unsigned i = 0; i < r->n_funcs; i++)
 		pv_lines_keep(&r->funcs[i].lines, keep);
-	const struct pv_hotpcs_account *read = &account->read;
 	pv_debug(1, "hot lines: %" PRIu64 " PCs sampled, %" PRIu64 " of them in profviz, %" PRIu64
 		 " outside the profile's functions, %zu distinct; %" PRIu64 " lost (a ring was "
 		 "full), %" PRIu64 " threads without a ring", read->samples, read->own,
 		 account->outside, n, read->lost, read->refused);
 	free(keys);
-	free(pcs);
 	return status;
 }

@@ -20,9 +20,11 @@ struct pv_hotlines_account {
 };
 
 /* Give each function of r its hot lines (model/lines.h: the keep hottest)
- * from h's PCs, named through s. Functions r has none of get none. 0, or
- * -1 when memory ran out (r's lines then as far as they got). */
-int pv_hotlines_annotate(struct pv_report *r, struct pv_hotpcs *h, struct pv_symbolizer *s,
+ * from the n PCs a dump copied out of the table (pv_hotpcs_copy, with
+ * read, its account), named through s. Functions r has none of get none.
+ * 0, or -1 when memory ran out (r's lines then as far as they got). */
+int pv_hotlines_annotate(struct pv_report *r, const struct pv_hotpc *pcs, size_t n,
+			 const struct pv_hotpcs_account *read, struct pv_symbolizer *s,
 			 unsigned keep, struct pv_hotlines_account *account);
 
 #endif /* PV_HOTLINES_H */

@@ -130,34 +130,27 @@ void pv_hotpcs_refused(struct pv_hotpcs *h, int err)
 
 void pv_hotpcs_take(struct pv_hotpcs *h, struct pv_pcring *r)
 {
-	pv_lock_take(&h->lock);
 	uint64_t lost = r->lost;
 	pv_pcring_drain(r, pv_hotpcs_add, h);
 	h->account.lost += r->lost - lost;
-	pv_lock_give(&h->lock);
 }
 
 void pv_hotpcs_close_ring(struct pv_hotpcs *h, struct pv_pcring *r)
 {
-	pv_lock_take(&h->lock);
-	uint64_t lost = r->lost;
-	pv_pcring_drain(r, pv_hotpcs_add, h);
-	h->account.lost += r->lost - lost;
+	pv_hotpcs_take(h, r);
 	pv_pcring_close(r);
-	pv_lock_give(&h->lock);
 }
 
-struct pv_hotpc *pv_hotpcs_copy(struct pv_hotpcs *h, size_t *n,
+struct pv_hotpc *pv_hotpcs_copy(const struct pv_hotpcs *h, size_t *n,
 				struct pv_hotpcs_account *account)
 {
-	pv_lock_take(&h->lock);
 	*account = h->account;
+	account->refused = __atomic_load_n(&h->account.refused, __ATOMIC_RELAXED);
 	struct pv_hotpc *out = h->used ? malloc(h->used * sizeof(*out)) : NULL;
 	*n = 0;
 	for (size_t i = 0; out && i < h->cap; i++)
 		if (h->slots[i].pc)
 			out[(*n)++] = h->slots[i];
-	pv_lock_give(&h->lock);
 	return out;
 }
 

@@ -6,10 +6,12 @@
  * PC with its samples. PCs in the runtime's own code are counted apart and
  * dropped: they are the profiler's cost, not the program's. The table
  * lives in memory mapped for it (never the program's malloc) and grows by
- * doubling; one lock of the runtime's (lock.h) serialises the drains, so
- * that the sampler thread and a thread draining its own ring at its end
- * never run at once, and so that a ring is never unmapped mid-drain.
- * Nothing here is on the program's threads' hot path.
+ * doubling. It has no lock of its own: every call but pv_hotpcs_refused
+ * runs under the one lock its callers share, the runtime's pv_lock, under
+ * which the sampler looks at the live threads and a thread ends; so a ring
+ * is never drained twice at once, nor unmapped mid-drain. What runs on the
+ * sampler's thread (take, add) calls nothing of libc's but mmap and munmap,
+ * when the table grows. Nothing here is on the program's threads' hot path.
  */
 #ifndef PV_HOTPCS_H
 #define PV_HOTPCS_H
@@ -17,7 +19,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/lock.h"
 #include "runtime/pcring.h"
 
 struct pv_hotpc {
@@ -35,7 +36,6 @@ struct pv_hotpcs_account {
 };
 
 struct pv_hotpcs {
-	struct pv_lock lock;
 	struct pv_hotpc *slots; /* open addressing; NULL until the first PC */
 	size_t cap, used;       /* slots (a power of two), and those taken */
 	uintptr_t own_lo, own_hi; /* the runtime's code: [own_lo, own_hi) */
@@ -58,22 +58,20 @@ int pv_hotpcs_own_text(uintptr_t *lo, uintptr_t *hi);
  * without hot lines. */
 void pv_hotpcs_refused(struct pv_hotpcs *h, int err);
 
-/* Drain r into h (pcring.h). Takes h's lock: call it with the thread's
- * signals blocked, as the sampler thread and thread end run, so that a
- * handler's exit() cannot wait for its own thread (the dump reads h). */
+/* Drain r into h (pcring.h). */
 void pv_hotpcs_take(struct pv_hotpcs *h, struct pv_pcring *r);
 
-/* r's last samples into h, then r closed; after this, pv_hotpcs_take(h, r)
- * does nothing. Same rule about signals. */
+/* r's last samples into h, then r closed (pv_hotpcs_take(h, r) then does
+ * nothing): at the end of r's thread. */
 void pv_hotpcs_close_ring(struct pv_hotpcs *h, struct pv_pcring *r);
 
-/* One PC into h, h's lock held by the caller (pv_pc_fn's shape, arg h). */
+/* One PC into h (pv_pc_fn's shape, arg h). */
 void pv_hotpcs_add(uintptr_t pc, void *h);
 
-/* A copy of h's PCs (malloc'd, *n of them, in no order) and its account,
- * under its lock: for the dump. NULL with *n 0 when there are none or
- * memory ran out. */
-struct pv_hotpc *pv_hotpcs_copy(struct pv_hotpcs *h, size_t *n,
+/* A copy of h's PCs (malloc'd, *n of them, in no order) and its account:
+ * for the dump, whose report maps them later without the lock. NULL with
+ * *n 0 when there are none or memory ran out. */
+struct pv_hotpc *pv_hotpcs_copy(const struct pv_hotpcs *h, size_t *n,
 				struct pv_hotpcs_account *account);
 
 /* Empty h again, keeping its own range (a fork's child starts afresh).

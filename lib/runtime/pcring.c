@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,14 +129,23 @@ int pv_pcring_attach(struct pv_pcring *r, void *map, size_t map_bytes)
 	return 0;
 }
 
-/* len bytes of the ring from position at (a running byte count), across
- * the end of the data area. */
-static void copy_out(const struct pv_pcring *r, uint64_t at, void *to, size_t len)
+/* The ring's 8-byte word at position at (a running byte count). The kernel
+ * writes every record in whole words from a word boundary, so no word
+ * crosses the end of the data area; and the reader copies nothing with
+ * libc's memcpy (the sampler's thread runs none of libc but its system
+ * calls). */
+static uint64_t word_at(const struct pv_pcring *r, uint64_t at)
 {
-	size_t offset = (size_t)(at & (r->data_size - 1));
-	size_t first = r->data_size - offset < len ? (size_t)(r->data_size - offset) : len;
-	memcpy(to, r->data + offset, first);
-	memcpy((char *)to + first, r->data, len - first);
+	return *(const uint64_t *)(r->data + (at & (r->data_size - 1)));
+}
+
+/* A record's header word: its type and size. */
+static void header_of(uint64_t word, uint32_t *type, uint16_t *size)
+{
+	struct perf_event_header h;
+	__builtin_memcpy(&h, &word, sizeof(h)); /* inlined: a fixed 8 bytes */
+	*type = h.type;
+	*size = h.size;
 }
 
 void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
@@ -146,27 +156,24 @@ void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
 	/* Acquire: the records the kernel wrote before data_head are seen. */
 	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = __atomic_load_n(&p->data_tail, __ATOMIC_RELAXED); /* ours alone */
-	if (head - tail > r->data_size)
+	if (head - tail > r->data_size || (tail & 7))
 		tail = head; /* cannot be: start again from what comes next */
 	while (head - tail >= sizeof(struct perf_event_header)) {
-		struct perf_event_header h;
-		copy_out(r, tail, &h, sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - tail) {
+		uint32_t type;
+		uint16_t size;
+		header_of(word_at(r, tail), &type, &size);
+		if (size < sizeof(struct perf_event_header) || size > head - tail || (size & 7)) {
 			tail = head;
 			break;
 		}
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(struct sample_record)) {
-			struct sample_record s;
-			copy_out(r, tail, &s, sizeof(s));
+		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record)) {
 			r->samples++;
-			add((uintptr_t)s.ip, arg);
-		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(struct lost_record)) {
-			struct lost_record l;
-			copy_out(r, tail, &l, sizeof(l));
-			r->lost += l.lost;
+			add((uintptr_t)word_at(r, tail + offsetof(struct sample_record, ip)), arg);
+		} else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record)) {
+			r->lost += word_at(r, tail + offsetof(struct lost_record, lost));
 		}
 		/* Others (throttling) say nothing about PCs. */
-		tail += h.size;
+		tail += size;
 	}
 	/* Release: every read of those records is done before the kernel may
 	 * write over them. */
@@ -177,7 +184,7 @@ void pv_pcring_close(struct pv_pcring *r)
 {
 	if (r->map)
 		munmap(r->map, r->map_bytes);
-	memset(r, 0, sizeof(*r));
+	*r = (struct pv_pcring){ 0 };
 }
 
 void pv_pcring_forget(struct pv_pcring *r)

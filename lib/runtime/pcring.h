@@ -64,9 +64,10 @@ int pv_pcring_attach(struct pv_pcring *r, void *map, size_t map_bytes);
 
 /* Hand every PC written since the last drain to add(pc, arg), count the
  * samples the kernel lost, and give the space back to the kernel. One
- * reader at a time per ring; any thread. Nothing is allocated, no system
- * call made. A record that cannot be one (a size below its header's, or
- * past the data written) ends the drain with the ring emptied. */
+ * reader at a time per ring; any thread, the sampler's included: nothing
+ * of libc's is called, nothing allocated, no system call made. A record
+ * that cannot be one (a size below its header's, not whole words, past the
+ * data written) ends the drain with the ring emptied. */
 void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg);
 
 /* Unmap r (the event ends with it) and leave it empty. Nothing is drained. */

@@ -17,6 +17,7 @@
 #include "messages.h"
 #include "output/format.h"
 #include "runtime/hotlines.h"
+#include "runtime/lock.h"
 #include "tap.h"
 
 static void lines_kept(void)
@@ -164,7 +165,12 @@ static void three_to_one(void)
 				 .funcs = funcs };
 	struct pv_symbolizer *syms = pv_symbols_open(NULL);
 	struct pv_hotlines_account a;
-	tap_ok(pv_hotlines_annotate(&rep, &h, syms, PV_LINES_KEPT, &a) == 0, "annotated");
+	size_t n;
+	struct pv_hotpcs_account read;
+	struct pv_hotpc *pcs = pv_hotpcs_copy(&h, &n, &read);
+	tap_ok(pv_hotlines_annotate(&rep, pcs, n, &read, syms, PV_LINES_KEPT, &a) == 0,
+	       "annotated");
+	free(pcs);
 	uint64_t n1 = pv_lines_samples(&funcs[0].lines), n3 = pv_lines_samples(&funcs[1].lines);
 	printf("# %" PRIu64 " samples: spin3 %" PRIu64 ", spin1 %" PRIu64 ", elsewhere %" PRIu64
 	       ", lost %" PRIu64 "\n", a.read.samples, n3, n1, a.outside, a.read.lost);
@@ -201,6 +207,7 @@ static void three_to_one(void)
 
 static struct pv_hotpcs shared;
 static struct pv_pcring shared_ring;
+static struct pv_lock shared_lock; /* the runtime's pv_lock, for them */
 static int worker_done, worker_ringed;
 
 static void *sampled_worker(void *arg)
@@ -208,15 +215,17 @@ static void *sampled_worker(void *arg)
 	(void)arg;
 	struct pv_pcring r;
 	if (pv_pcring_open(&r, 100000, 2) == 0) {
-		pv_lock_take(&shared.lock); /* handed to the reader whole */
+		pv_lock_take(&shared_lock); /* handed to the reader whole */
 		shared_ring = r;
-		pv_lock_give(&shared.lock);
+		pv_lock_give(&shared_lock);
 		worker_ringed = 1;
 	}
 	uint64_t began = thread_cpu_ns();
 	while (thread_cpu_ns() - began < 100000000u)
 		spin1(unit);
+	pv_lock_take(&shared_lock);
 	pv_hotpcs_close_ring(&shared, &shared_ring); /* as the thread ends */
+	pv_lock_give(&shared_lock);
 	__atomic_store_n(&worker_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -230,7 +239,9 @@ static void reader_thread(void)
 	while (!__atomic_load_n(&worker_done, __ATOMIC_ACQUIRE)) {
 		struct timespec ms = { 0, 1000000 };
 		nanosleep(&ms, NULL);
+		pv_lock_take(&shared_lock);
 		pv_hotpcs_take(&shared, &shared_ring);
+		pv_lock_give(&shared_lock);
 		looks++;
 	}
 	pthread_join(th, NULL);

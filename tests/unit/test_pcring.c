@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The PC ring reader (lib/runtime/pcring.c): on rings written by hand as
- * the kernel writes them (records across the end of the data area, a
- * header cut in two, lost samples, records of other types, a record that
+ * the kernel writes them (records across the end of the data area at each
+ * of their words, lost samples, records of other types, a record that
  * cannot be one, running positions past 2^32), then on a real task-clock
  * sampling event of this thread, whose descriptor is closed at once.
  */
@@ -109,23 +109,25 @@ static void samples_in_order(void)
 	free(f.page);
 }
 
-/* Records across the end of the data area, at each cut of a record. */
+/* Records across the end of the data area, at each word of them: the
+ * kernel writes whole words from a word boundary. */
 static void wraparound(void)
 {
 	size_t size = (size_t)sysconf(_SC_PAGESIZE);
-	static const unsigned cuts[] = { 4, 8, 12 }; /* in the header, at its end, in the PC */
-	for (unsigned c = 0; c < 3; c++) {
+	for (unsigned cut = 8; cut <= 40; cut += 8) {
 		struct fake f;
-		/* Far along, past 2^32 bytes, so that the record straddles the end. */
-		fake_open(&f, 1, (5ull << 32) + size - cuts[c]);
+		/* Far along, past 2^32 bytes, so that a record straddles the end. */
+		fake_open(&f, 1, (5ull << 32) + size - cut);
 		struct seen s = { { 0 }, 0 };
 		put_sample(&f, 0x7f0000001234);
+		put_lost(&f, 3);
 		put_sample(&f, 0x7f0000005678);
 		fake_publish(&f);
 		pv_pcring_drain(&f.r, collect, &s);
-		tap_ok(s.n == 2 && s.pc[0] == 0x7f0000001234 && s.pc[1] == 0x7f0000005678,
-		       "a record cut %u bytes before the end of the ring reads whole", cuts[c]);
-		tap_is(f.page->data_tail, (5ull << 32) + size - cuts[c] + 32,
+		tap_ok(s.n == 2 && s.pc[0] == 0x7f0000001234 && s.pc[1] == 0x7f0000005678 &&
+		       f.r.lost == 3, "records cut %u bytes before the end of the ring read whole",
+		       cut);
+		tap_is(f.page->data_tail, (5ull << 32) + size - cut + 56,
 		       "... and the tail moves by the records' sizes");
 		free(f.page);
 	}
@@ -175,8 +177,8 @@ static void lost_and_others(void)
  * reads what comes after. */
 static void garbage(void)
 {
-	static const uint16_t sizes[] = { 0, 4, 4000 };
-	for (unsigned k = 0; k < 3; k++) {
+	static const uint16_t sizes[] = { 0, 4, 20, 4000 };
+	for (unsigned k = 0; k < 4; k++) {
 		struct fake f;
 		fake_open(&f, 1, 64);
 		struct seen s = { { 0 }, 0 };
@@ -196,9 +198,17 @@ static void garbage(void)
 		free(f.page);
 	}
 	struct fake f;
+	fake_open(&f, 1, 4); /* not at a word: the kernel never writes so */
+	struct seen s = { { 0 }, 0 };
+	put_sample(&f, 0x50);
+	fake_publish(&f);
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 0 && f.page->data_tail == f.page->data_head,
+	       "a tail not at a word: nothing read, the ring emptied");
+	free(f.page);
 	fake_open(&f, 1, 0);
 	f.page->data_head = 3 * f.page->data_size; /* more than the ring holds */
-	struct seen s = { { 0 }, 0 };
+	s.n = 0;
 	pv_pcring_drain(&f.r, collect, &s);
 	tap_ok(s.n == 0 && f.page->data_tail == f.page->data_head,
 	       "a head further than the ring holds: nothing read, the ring emptied");
