@@ -5,7 +5,7 @@
  * way the runtime's sampler thread drives them.
  *
  * usage: hotlines cost MODE PERIOD_NS THREADS ITERATIONS
- *        hotlines split PERIOD_NS CPU_MS [UNIT]
+ *        hotlines split PERIOD_NS CPU_MS [UNIT [jitter]]
  *        hotlines rate
  *        hotlines churn N
  *        hotlines hold N PERIOD_NS
@@ -21,7 +21,9 @@
  *     iterations a call, 20000 by default: a call's own cost is lost in
  *     them, so spin3 takes 75 % of their CPU time) for CPU_MS of CPU, a ring
  *     at PERIOD_NS drained every 1 ms; the PCs mapped to the functions as
- *     at the dump. Prints spin3's share of their PCs.
+ *     at the dump. Prints spin3's share of their PCs. jitter: the ring's
+ *     descriptor is kept and, at each look after a sample, the period set
+ *     anew at random between half and one and a half of PERIOD_NS.
  *   rate: spin iterations per CPU-second (the driver sizes ITERATIONS).
  *   churn: a ring opened and closed N times: what a thread's start and end
  *     pay for it.
@@ -51,6 +53,7 @@ static struct pv_lock lock; /* the runtime's pv_lock, for the table and the ring
 static struct pv_pcring rings[MAX_WORKERS];
 static int draining; /* the looker drains the rings */
 static int workers;
+static int jitter_fd = -1; /* split with jitter: the ring's event, whose period changes */
 static int stop;
 static uint64_t period_ns, iterations;
 
@@ -82,6 +85,7 @@ static double process_cpu_s(void)
 }
 
 static double looker_cpu_s;
+static uint64_t random_state = 88172645463325252ull;
 
 /* The sampler thread's rhythm: every LOOK_NS, late wake-ups skipped. */
 static void *looker(void *arg)
@@ -94,8 +98,17 @@ static void *looker(void *arg)
 		struct timespec at = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 		pv_lock_take(&lock);
+		uint64_t before = rings[0].samples;
 		for (int i = 0; draining && i < workers; i++)
 			pv_hotpcs_take(&table, &rings[i]);
+		/* A new period, uniform over half to one and a half, once a sample
+		 * came under the last one (its timer starts again from now). */
+		if (jitter_fd >= 0 && rings[0].samples != before) {
+			random_state ^= random_state << 13;
+			random_state ^= random_state >> 7;
+			random_state ^= random_state << 17;
+			pv_pcring_period(jitter_fd, period_ns / 2 + random_state % (period_ns + 1));
+		}
 		pv_lock_give(&lock);
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		if (now > next)
@@ -105,11 +118,15 @@ static void *looker(void *arg)
 	return NULL;
 }
 
-/* Open this thread's ring, and hand it to the looker whole. */
-static void open_ring(int slot)
+/* Open this thread's ring (keeping its descriptor in jitter_fd when
+ * keep), and hand it to the looker whole. */
+static void open_ring(int slot, int keep)
 {
 	struct pv_pcring r;
-	int err = pv_pcring_open(&r, period_ns, pv_pcring_pages(period_ns, 50000000));
+	unsigned pages = pv_pcring_pages(period_ns, 50000000);
+	int fd = -1;
+	int err = keep ? pv_pcring_open_keeping(&r, period_ns, pages, &fd)
+		       : pv_pcring_open(&r, period_ns, pages);
 	if (err < 0) {
 		char why[200];
 		pv_pcring_explain(err, why, sizeof(why));
@@ -118,6 +135,7 @@ static void open_ring(int slot)
 	}
 	pv_lock_take(&lock);
 	rings[slot] = r;
+	jitter_fd = fd;
 	pv_lock_give(&lock);
 }
 
@@ -125,7 +143,7 @@ static void *worker(void *arg)
 {
 	int slot = (int)(intptr_t)arg;
 	if (draining)
-		open_ring(slot);
+		open_ring(slot, 0);
 	spin(iterations);
 	if (draining) {
 		pv_lock_take(&lock);
@@ -172,13 +190,13 @@ static int cost(const char *mode, int threads)
 	return 0;
 }
 
-static int split(uint64_t cpu_ms, uint64_t unit)
+static int split(uint64_t cpu_ms, uint64_t unit, int jitter)
 {
 	draining = 1;
 	workers = 1;
 	pv_hotpcs_init(&table, 0, 0);
 	pthread_t lk = start_looker();
-	open_ring(0);
+	open_ring(0, jitter);
 	uint64_t began = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	/* The clock is read every 400,000 iterations or so: its system call
 	 * would otherwise take the CPU from small units. */
@@ -189,6 +207,9 @@ static int split(uint64_t cpu_ms, uint64_t unit)
 		}
 	pv_lock_take(&lock);
 	pv_hotpcs_close_ring(&table, &rings[0]);
+	if (jitter_fd >= 0)
+		pv_pcring_drop_fd(jitter_fd);
+	jitter_fd = -1;
 	pv_lock_give(&lock);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	pthread_join(lk, NULL);
@@ -203,9 +224,9 @@ static int split(uint64_t cpu_ms, uint64_t unit)
 	pv_hotlines_annotate(&r, pcs, n, &read, syms, PV_LINES_KEPT, &a);
 	free(pcs);
 	uint64_t n3 = pv_lines_samples(&funcs[0].lines), n1 = pv_lines_samples(&funcs[1].lines);
-	printf("period_ns=%" PRIu64 " cpu_ms=%" PRIu64 " samples=%" PRIu64 " spin3=%" PRIu64
+	printf("jitter=%d period_ns=%" PRIu64 " cpu_ms=%" PRIu64 " samples=%" PRIu64 " spin3=%" PRIu64
 	       " spin=%" PRIu64 " outside=%" PRIu64 " lost=%" PRIu64 " ratio=%.3f"
-	       " share3=%.2f\n", period_ns, cpu_ms, a.read.samples, n3, n1, a.outside,
+	       " share3=%.2f\n", jitter, period_ns, cpu_ms, a.read.samples, n3, n1, a.outside,
 	       a.read.lost, n1 ? (double)n3 / (double)n1 : 0,
 	       n1 + n3 ? 100.0 * (double)n3 / (double)(n1 + n3) : 0);
 	pv_symbols_close(syms);
@@ -264,13 +285,14 @@ int main(int argc, char **argv)
 		if (period_ns && threads > 0 && threads <= MAX_WORKERS)
 			return cost(argv[2], threads);
 	}
-	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "split")) {
+	if (argc >= 4 && argc <= 6 && !strcmp(argv[1], "split")) {
 		period_ns = strtoull(argv[2], NULL, 10);
-		uint64_t unit = argc == 5 ? strtoull(argv[4], NULL, 10) : 20000;
-		if (period_ns && unit)
-			return split(strtoull(argv[3], NULL, 10), unit);
+		uint64_t unit = argc >= 5 ? strtoull(argv[4], NULL, 10) : 20000;
+		int jitter = argc == 6 && !strcmp(argv[5], "jitter");
+		if (period_ns && unit && (argc < 6 || jitter))
+			return split(strtoull(argv[3], NULL, 10), unit, jitter);
 	}
 	fprintf(stderr, "usage: hotlines cost none|looker|rings PERIOD_NS THREADS ITERATIONS\n"
-			"       hotlines split PERIOD_NS CPU_MS [UNIT]\n       hotlines rate\n");
+			"       hotlines split PERIOD_NS CPU_MS [UNIT [jitter]]\n       hotlines rate\n");
 	return 2;
 }

@@ -11,7 +11,9 @@ each wake-up (rings); the three in rotated order, HOTLINES_REPS rounds
 (default 7), the process's CPU time compared; HOTLINES_THREADS workers
 (default "1 2"), at each of HOTLINES_PERIODS (ns, default "4000000 1000000
 100000"). Split: two functions 3:1 on one
-thread, spin3's share of their PCs (75 % of their CPU time)."""
+thread, spin3's share of their PCs (75 % of their CPU time), HOTLINES_SPLIT_RUNS
+runs (default 3) with the ring's period fixed, and as many with it drawn anew
+at random after each sample (the descriptor kept for PERF_EVENT_IOC_PERIOD)."""
 import os
 import statistics
 import subprocess
@@ -22,6 +24,11 @@ REPS = int(os.environ.get("HOTLINES_REPS", "7"))
 PERIODS = [int(n) for n in os.environ.get("HOTLINES_PERIODS", "4000000 1000000 100000").split()]
 THREADS = [int(n) for n in os.environ.get("HOTLINES_THREADS", "1 2").split()]
 MODES = ["none", "looker", "rings"]
+SPLIT_RUNS = int(os.environ.get("HOTLINES_SPLIT_RUNS", "3"))
+
+
+def period_text(ns):
+    return "%g ms" % (ns / 1e6) if ns >= 1000000 else "%g us" % (ns / 1e3)
 
 
 def run(*args):
@@ -71,24 +78,26 @@ def main():
     splits = []
     for period in PERIODS:
         for unit in (20000, 200000):
-            errs = [float(run("split", period, 2000, unit)["share3"]) for _ in range(3)]
-            splits.append((period, unit, errs))
+            for how in ("fixed", "jitter"):
+                extra = ["jitter"] if how == "jitter" else []
+                got = [run("split", period, 2000, unit, *extra) for _ in range(SPLIT_RUNS)]
+                splits.append((period, unit, how, [float(g["share3"]) for g in got],
+                               statistics.median(int(g["samples"]) for g in got)))
     print("\n| period | threads | samples per CPU-s | lost | extra CPU over the sampler thread, "
           "median (range) | extra CPU over nothing | us of CPU per sample |")
     print("|---|---|---|---|---|---|---|")
     for period, threads, c in rows:
         print("| %s | %d | %.0f | %d | %+.2f %% (%+.2f to %+.2f) | %+.2f %% | %.1f |" % (
-            "%g ms" % (period / 1e6) if period >= 1000000 else "%g us" % (period / 1e3),
-            threads, c["samples_per_cpu_s"], c["lost"], c["over_looker"],
+            period_text(period), threads, c["samples_per_cpu_s"], c["lost"], c["over_looker"],
             c["over_looker_range"][0], c["over_looker_range"][1], c["over_none"],
             c["per_sample_us"]))
-    print("\n| period | 3:1 pair, iterations per call | spin3's share of the pair's PCs "
-          "(75 % of their CPU time), 3 runs of 2 s |")
-    print("|---|---|---|")
-    for period, unit, errs in splits:
-        print("| %s | %d and %d | %s |" % (
-            "%g ms" % (period / 1e6) if period >= 1000000 else "%g us" % (period / 1e3),
-            3 * unit, unit, ", ".join("%.2f %%" % e for e in errs)))
+    print("\n| period | 3:1 pair, iterations per call | period | samples | spin3's share of the "
+          "pair's PCs (75 %% of their CPU time), %d runs of 2 s |" % SPLIT_RUNS)
+    print("|---|---|---|---|---|")
+    for period, unit, how, shares, samples in splits:
+        print("| %s | %d and %d | %s | %d | %s |" % (
+            period_text(period), 3 * unit, unit, how, samples,
+            ", ".join("%.1f %%" % e for e in shares)))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -56,9 +57,13 @@ static void sampling_attributes(struct perf_event_attr *attr, uint64_t period_ns
 	attr->wakeup_watermark = (uint32_t)data_bytes;
 }
 
-int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
+/* The ring, and the event's descriptor in *keep (moved out of the
+ * program's way, fds.h) when keep is not NULL, else closed at once. */
+static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages, int *keep)
 {
 	memset(r, 0, sizeof(*r));
+	if (keep)
+		*keep = -1;
 	if (!period_ns || !data_pages || (data_pages & (data_pages - 1)))
 		return -EINVAL;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -79,6 +84,8 @@ int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
 		map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		if (map == MAP_FAILED)
 			err = -errno;
+		else if (keep)
+			*keep = pv_fd_dup_private(fd);
 		pv_sys_close(fd); /* the mapping holds the event */
 	}
 	pv_fds_runtime_ends(&saved);
@@ -86,9 +93,33 @@ int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
 		return err;
 	if (pv_pcring_attach(r, map, bytes) < 0) {
 		munmap(map, bytes);
+		if (keep && *keep >= 0)
+			pv_pcring_drop_fd(*keep);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
+{
+	return open_ring(r, period_ns, data_pages, NULL);
+}
+
+int pv_pcring_open_keeping(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages,
+			   int *fd)
+{
+	return open_ring(r, period_ns, data_pages, fd);
+}
+
+int pv_pcring_period(int fd, uint64_t period_ns)
+{
+	return ioctl(fd, PERF_EVENT_IOC_PERIOD, &period_ns) < 0 ? -errno : 0;
+}
+
+void pv_pcring_drop_fd(int fd)
+{
+	pv_fd_release(fd);
+	pv_sys_close(fd);
 }
 
 void pv_pcring_explain(int err, char *out, size_t size)
