@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Hot lines in saved profiles: `profviz report --lines FUNC` (each line's
-share of the samples in the function's code, hottest first, with its source
-text), and a function's "lines" kept by convert and summed by merge. The
-profile is a real run's, given the lines a run that samples PCs writes."""
+"""Hot lines: a sampled run keeps its threads' PCs and writes each
+function's hottest source lines (a run with two functions 3:1, each with one
+line that holds its time); `profviz report --lines FUNC` (each line's share
+of the samples in the function's code, hottest first, with its source text);
+and a function's "lines" kept by convert and summed by merge, on a profile
+given lines by hand so that every figure is known."""
 import copy
 import json
 import os
+import re
 import subprocess
 import tempfile
 import harness as h
@@ -47,6 +50,50 @@ def one_line_naming(r, path, what):
     t.ok(r.returncode == 2 and len(lines) == 1 and path in lines[0], what,
          "rc %d, stderr %r" % (r.returncode, r.stderr))
 
+
+HOT_SOURCE = os.path.join(h.PROGS, "hot_lines.c")
+
+
+def hot_line(name):
+    with open(HOT_SOURCE) as f:
+        return next(i for i, l in enumerate(f, 1) if "HOT " + name in l)
+
+
+def line_samples(f):
+    return sum(x["samples"] for x in f.get("lines", []))
+
+
+# A run's own PCs. heavy and light are busy 3:1 for about 1.1 s of CPU, and
+# each spends some three quarters of it in its HOT line (dependent divisions
+# beside a loop's increment). At one PC per 4 ms of CPU that is some 200 and
+# 65 PCs: the hottest line of each is its HOT line by a wide margin, and
+# heavy's PCs against light's are 3 within 1.5-6 (the ratio's log has sd
+# 0.14; either bound is 5 sd away).
+hot = h.build("hot_lines", flags=h.NO_INLINE)
+with t.case("a sampled run's hot lines"):
+    r = h.run([hot, "80"], outputs="prof.json")
+    p = r.json()
+    fs = {f["name"]: f for f in p.data["functions"]}
+    for name in ("heavy", "light"):
+        lines = fs[name].get("lines", [])
+        t.ok(lines and lines[0]["file"] and lines[0]["file"].endswith("hot_lines.c")
+             and lines[0]["line"] == hot_line(name)
+             and lines[0]["samples"] >= 0.5 * line_samples(fs[name]),
+             "%s: its HOT line (%d) is its hottest, with most of its PCs" % (name, hot_line(name)),
+             lines)
+    heavy, light = line_samples(fs["heavy"]), line_samples(fs["light"])
+    t.ok(light and 1.5 <= heavy / light <= 6, "heavy's PCs against light's: %d to %d" % (heavy, light))
+    own = [x for f in p.data["functions"] for x in f.get("lines", [])
+           if x["file"] and "/lib/" in x["file"] and x["file"].startswith(h.ROOT)]
+    t.eq(own, [], "no line is profviz's own")
+    rep = profviz("report", "--lines", "heavy", r.file("prof.json"))
+    rows = [l for l in rep.stdout.splitlines() if re.match(r"\s*[\d.]+%", l)]
+    t.ok(rep.returncode == 0 and rows and "hot_lines.c:%d" % hot_line("heavy") in rows[0],
+         "report --lines heavy names the HOT line first", rep.stdout + rep.stderr)
+with t.case("no hot lines when the hooks read the time"):
+    r = h.run([hot, "5"], outputs="prof.json", env={"PROFVIZ_TIME": "hooks"})
+    t.eq([f["name"] for f in r.json().data["functions"] if f.get("lines")], [],
+         "PROFVIZ_TIME=hooks samples no PC")
 
 run = h.run([h.build("cmd_shapes", flags=h.NO_INLINE)], outputs="prof.json")
 base = load(run.file("prof.json"))

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "base/log.h"
 
@@ -70,21 +72,24 @@ static struct pv_hotpc *find_slot(struct pv_hotpc *slots, size_t cap, uintptr_t 
 	return &slots[i];
 }
 
-/* Twice the room (or the first), the PCs moved over. 0, or -1. */
+/* Twice the room (or the first), the PCs moved over. 0, or -1. It runs on
+ * the sampler's thread, which may call no libc wrapper that a sanitizer
+ * intercepts: the system calls go through syscall(2). */
 static int grow(struct pv_hotpcs *h)
 {
 	size_t cap = h->cap ? 2 * h->cap : FIRST_CAP;
 	if (cap > PV_HOTPCS_MAX)
 		return -1;
-	struct pv_hotpc *slots = mmap(NULL, cap * sizeof(*slots), PROT_READ | PROT_WRITE,
-				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (slots == MAP_FAILED)
+	long mapped = syscall(SYS_mmap, NULL, cap * sizeof(struct pv_hotpc),
+			      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mapped == -1)
 		return -1;
+	struct pv_hotpc *slots = (struct pv_hotpc *)mapped;
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->slots[i].pc)
 			*find_slot(slots, cap, h->slots[i].pc) = h->slots[i];
 	if (h->slots)
-		munmap(h->slots, h->cap * sizeof(*h->slots));
+		syscall(SYS_munmap, h->slots, h->cap * sizeof(*h->slots));
 	h->slots = slots;
 	h->cap = cap;
 	return 0;
