@@ -7,6 +7,7 @@
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS each
 #   make bench      hook overhead per call (ns and instructions)
 #   make bench-sampler  the sampler candidates: rate, accuracy, cost, safety
+#   make bench-hotlines what hot lines (sampled PCs) cost, and their 3:1 split
 #   make SAN=address|thread check    the same under a sanitizer
 #   make WERROR=1 ...                warnings are errors (CI)
 #   make deps       install the Debian packages the build and tests need
@@ -162,6 +163,8 @@ $(WRAPPERS:%.c=build/san-thread/%.o): NOT_HERE := -fsanitize=thread
 # The sampler's thread is the kernel's only (sampler.c): no sanitizer knows it.
 build/san-thread/lib/runtime/sampler.o: NOT_HERE := -fsanitize=thread
 build/san-address/lib/runtime/sampler.o: NOT_HERE := $(SAN_san-address)
+build/san-thread/lib/runtime/pcring.o build/san-thread/lib/runtime/hotpcs.o: NOT_HERE := -fsanitize=thread
+build/san-address/lib/runtime/pcring.o build/san-address/lib/runtime/hotpcs.o: NOT_HERE := $(SAN_san-address)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/$(FLAVOUR)/unit/%,$(UNIT_SRCS))
@@ -212,6 +215,11 @@ bench-truth: profviz.so | $(DEPS)
 bench-sampler:
 	python3 bench/sampler/run.py
 
+# Hot lines (issue 18): the PC rings' and table's extra CPU at 1 and 10 kHz
+# beside the sampler thread, and a 3:1 split; not in make check.
+bench-hotlines: build/bench/hotlines
+	python3 bench/hotlines.py
+
 # The bench's workloads (every call a real call), and the counter-read
 # micro-benchmark on the plain core.
 BENCH_CFLAGS := -O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-calls \
@@ -221,6 +229,11 @@ build/bench/%: bench/%.c build/bench/cflags
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
 build/bench/readcost: bench/readcost.c $(call archives,plain,$(ALL_LAYERS)) build/bench/cflags
 	$(CC) -O2 -g $(WERROR_FLAG) -Ilib -o $@ $< $(call archives,plain,$(ALL_LAYERS)) $(RT_LIBS)
+# What hot lines cost and how well they split, on the runtime's own ring
+# and PC table (bench/hotlines.py, make bench-hotlines).
+build/bench/hotlines: bench/hotlines.c $(call archives,plain,$(ALL_LAYERS)) build/bench/cflags
+	$(CC) -O2 -g $(WARN) $(WERROR_FLAG) -Ilib -o $@ $< $(call archives,plain,$(ALL_LAYERS)) \
+		$(RT_LIBS)
 build/bench/cflags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CC) $(BENCH_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(BENCH_CFLAGS)' > $@
@@ -236,7 +249,8 @@ clean:
 
 FORCE:
 
-.PHONY: all unit check demo bench bench-truth bench-sampler bench-progs deps clean FORCE
+.PHONY: all unit check demo bench bench-truth bench-sampler bench-hotlines bench-progs deps \
+	clean FORCE
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
 # The targets link clang-built archives of the same layers, with coverage

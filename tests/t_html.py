@@ -104,6 +104,12 @@ prof = json.load(open(HOT_JSON))
 funcs = prof["functions"]
 name_of = [f["name"] for f in funcs]
 ids = {f["name"]: i for i, f in enumerate(funcs)}
+# beta's hot lines, as a run that samples PCs writes them.
+BETA_LINES = [{"file": "/src/vw_hot.c", "line": 31, "samples": 60},
+              {"file": "/src/vw_hot.c", "line": 32, "samples": 30},
+              {"file": None, "line": 0, "samples": 10}]
+funcs[ids["beta"]]["lines"] = BETA_LINES
+json.dump(prof, open(HOT_JSON, "w"))
 
 with t.case("command"):
     r = profviz("html", "-o", "hot.html", HOT_JSON)
@@ -289,6 +295,10 @@ with t.case("browser"):
     t.ok(fo["crumbs"].endswith("beta") and fo["second"].count("\u203a") == 2
          and fo["crumbBack"] == fo["crumbs"], "focus: the breadcrumb trail and going back by it", fo)
     t.eq(fo["afterEscape"], 0, "focus: Escape, nothing faded")
+    t.eq(fo["lines"], {"heading": "Hot lines (100 samples)",
+                       "rows": [["60.00%", "vw_hot.c:31"], ["30.00%", "vw_hot.c:32"],
+                                ["10.00%", "elsewhere in it"]]},
+         "focus: the panel shows its hot lines, each line's share, hottest first")
 
     # hot path: from the root the heaviest arc at each step, by the JSON
     chain, seen_f, nxt = [], set(), [a for a in prof["arcs"] if a["caller"] is None]

@@ -113,6 +113,12 @@ with t.case("a fork tree, and its merge"):
     holds(merged, "merged")
     written["merged"] = merged
 
+with t.case("a function's hot lines"):
+    hot = load(written["one thread, tsc"])
+    hot["functions"][0]["lines"] = [{"file": "a.c", "line": 12, "samples": 30},
+                                    {"file": None, "line": 0, "samples": 2}]
+    holds(write("hot_lines.json", hot), "a function with hot lines")
+
 with t.case("written again from an older revision"):
     again = os.path.join(tmp, "again.json")
     r = profviz("convert", CORPUS[0], again)
@@ -136,6 +142,7 @@ PLACES = {
     ("read_processes", "p"): "process", ("read_function", "f"): "function",
     ("read_arc", "a"): "arc", ("read_path", "p"): "path",
     ("read_sampling", "root"): "root", ("read_sampling", "s"): "sampling",
+    ("read_lines", "f"): "function", ("read_lines", "x"): "hot_line",
 }
 
 
@@ -261,6 +268,12 @@ with t.case("refused by both"):
             mutated(base, lambda d: d["sampling"].update(rate_hz=-1)),
         "a sampling count that is a string":
             mutated(base, lambda d: d["sampling"].update(looks="12")),
+        "hot lines that are no array": mutated(base, lambda d: d["functions"][0].update(
+            lines={"file": "a.c", "line": 1, "samples": 1})),
+        "a hot line whose file is a number": mutated(base, lambda d: d["functions"][0].update(
+            lines=[{"file": 5, "line": 1, "samples": 1}])),
+        "a hot line without samples": mutated(base, lambda d: d["functions"][0].update(
+            lines=[{"file": "a.c", "line": 1}])),
     }
     for what, doc in cases.items():
         path = write(re.sub(r"\W+", "_", what) + ".json", doc)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* panel.js — the side panel: the trail of focused functions (breadcrumbs),
- * and the focused function's numbers with its callers and callees, each
- * arc with its share of the function's total and its calls; or the hot
- * path, step by step. Names in it are links that focus. */
+ * and the focused function's numbers, its hot lines when the run sampled
+ * its PCs, and its callers and callees, each arc with its share of the
+ * function's total and its calls; or the hot path, step by step. Names in
+ * it are links that focus. */
 PV.panel = {
   init(m, onPick, onCrumb) {
     this.m = m;
@@ -33,6 +34,20 @@ PV.panel = {
         "</td><td class=num>" + F.human(a.total[0], m.unit) + "</td><td class=num>" + F.count(a.calls) + "</td></tr>";
     return h + "</table>";
   },
+  /* Where inside f its time went: each line's share of the samples in its
+   * code, hottest first (the JSON's "lines"); nothing when it has none. */
+  lines(f) {
+    const F = PV.fmt, lines = f.lines || [];
+    if (!lines.length) return "";
+    const all = lines.reduce((s, l) => s + l.samples, 0);
+    let h = "<h3>Hot lines (" + F.count(all) + " samples)</h3><table class=lines><tr>" +
+      "<th class=num title='share of the samples in its code'>share</th><th>line</th></tr>";
+    for (const l of lines)
+      h += "<tr><td class=num>" + F.pct(l.samples, all) + "</td><td>" + (l.file === null
+        ? "<i>elsewhere in it</i>" : "<span title='" + F.esc(l.file) + "'>" +
+          F.esc(F.base(l.file) + ":" + l.line) + "</span>") + "</td></tr>";
+    return h + "</table>";
+  },
   /* Function id; under: {share, min} when the node slider hides its box
    * (shown while it has the focus). */
   show(id, under) {
@@ -45,6 +60,7 @@ PV.panel = {
       h += "<p class=warn id=under-slider>Under the node slider (its box " + under.share.toFixed(2) +
         "% of the run, the slider " + under.min + "%): shown while it has the focus.</p>";
     h += PV.describe(m, [id]);
+    h += this.lines(f);
     h += this.arcs("Callers", m.callers[id], f.total[0], "caller");
     h += this.arcs("Callees", m.callees[id], f.total[0], "callee");
     this.details.innerHTML = h;

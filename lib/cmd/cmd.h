@@ -79,6 +79,11 @@ int pv_lead_with_event(struct pv_loaded *l, const char *name);
  * files and their events. */
 int pv_same_events(const struct pv_loaded *a, const struct pv_loaded *b, const char *cmd);
 
+/* The colour a share of pct percent is shown in on a terminal, and the
+ * end of it ("" each when colour is 0). */
+const char *pv_heat(int colour, double pct);
+const char *pv_plain(int colour);
+
 /* Parse a percentage ("0.5", "0.5%") or a count for an option: 0, or -1
  * after a message naming the option. */
 int pv_arg_percent(const char *option, const char *value, double *out);

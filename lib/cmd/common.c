@@ -111,6 +111,18 @@ int pv_find_functions(const struct pv_report *r, const char *name, const char *p
 	return -1;
 }
 
+const char *pv_heat(int colour, double pct)
+{
+	if (!colour)
+		return "";
+	return pct >= 20 ? "\033[1;31m" : pct >= 5 ? "\033[33m" : pct >= 1 ? "\033[32m" : "";
+}
+
+const char *pv_plain(int colour)
+{
+	return colour ? "\033[0m" : "";
+}
+
 int pv_write_to(const char *path, const struct pv_report *r)
 {
 	const struct pv_format *f = pv_output_format_of(path);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,40 @@ static void read_events(struct reader *rd, json_t *root, struct pv_loaded *l)
 	l->r.events = l->events;
 }
 
+/* A function's hot lines, when its PCs were sampled: each a source line (or
+ * a null file: elsewhere in the function) and the samples there. */
+static void read_lines(struct reader *rd, json_t *f, struct pv_rfunc *out, const char *where)
+{
+	json_t *list = json_object_get(f, "lines");
+	if (!list)
+		return;
+	if (!json_is_array(list)) {
+		fail(rd, "%s: \"lines\" is not an array", where);
+		return;
+	}
+	for (size_t i = 0; i < json_array_size(list) && !rd->failed; i++) {
+		json_t *x = json_array_get(list, i);
+		char at[80];
+		snprintf(at, sizeof(at), "%s: lines[%zu]", where, i);
+		if (!json_is_object(x)) {
+			fail(rd, "%s is not an object", at);
+			return;
+		}
+		json_t *file = json_object_get(x, "file");
+		if (!json_is_string(file) && !json_is_null(file)) {
+			fail(rd, "%s: its file is neither a string nor null", at);
+			return;
+		}
+		uint64_t line = count_of(rd, x, "line", at);
+		uint64_t samples = count_of(rd, x, "samples", at);
+		if (line > INT_MAX)
+			fail(rd, "%s: its line is out of range", at);
+		if (!rd->failed &&
+		    pv_lines_add(&out->lines, json_string_value(file), (int)line, samples) < 0)
+			fail(rd, "out of memory");
+	}
+}
+
 static void read_function(struct reader *rd, json_t *f, unsigned nev, struct pv_rfunc *out,
 			  unsigned i)
 {
@@ -212,6 +247,7 @@ static void read_function(struct reader *rd, json_t *f, unsigned nev, struct pv_
 	values_of(rd, f, "total", nev, out->total, where);
 	values_or(rd, f, "raw_self", nev, out->raw_self, out->self, where);
 	values_or(rd, f, "raw_total", nev, out->raw_total, out->total, where);
+	read_lines(rd, f, out, where);
 	out->copies = 1;
 }
 

@@ -172,6 +172,10 @@ static int merge_functions(struct merged *m, const struct pv_report *in, int *fu
 		add_costs(out->total, f->total, in->nev);
 		add_costs(out->raw_self, f->raw_self, in->nev);
 		add_costs(out->raw_total, f->raw_total, in->nev);
+		if (pv_lines_add_all(&out->lines, &f->lines) < 0) {
+			free(order);
+			return -1;
+		}
 		func_of[order[k]] = e->index;
 	}
 	free(order);
@@ -410,6 +414,8 @@ int pv_cmd_merge(int argc, char **argv)
 		fprintf(stderr, "profviz merge: warning: %d of the profiles have no call paths "
 			"(written before JSON revision 2): the merged paths leave them out\n",
 			m.without_paths);
+	for (unsigned i = 0; i < m.r.n_funcs; i++) /* each input kept its hottest lines */
+		pv_lines_keep(&m.r.funcs[i].lines, PV_LINES_KEPT);
 	if (pv_report_sort(&m.r) < 0)
 		goto out_of_memory;
 	status = pv_write_to(output, &m.r) < 0 ? PV_EXIT_TROUBLE : 0;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/hotlines.h"
 #include "cmd/part.h"
 #include "output/dotstyle.h"
 #include "base/paths.h"
@@ -20,7 +21,8 @@
 
 static const char usage[] =
 	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
-	"                      [--focus FUNC | --root FUNC] [--color WHEN] PROFILE.json\n"
+	"                      [--focus FUNC | --root FUNC | --lines FUNC] [--color WHEN]\n"
+	"                      PROFILE.json\n"
 	"The functions hottest first (self and total share of the run, calls, cost\n"
 	"per call, IPC when the run counted instructions and cycles, the samples\n"
 	"behind each self when the time was sampled), then the hottest arcs.\n"
@@ -31,6 +33,8 @@ static const char usage[] =
 	"  --focus FUNC  FUNC, its callees, and its callers with only what they spend\n"
 	"                through it, as profviz dot shows them; shares are of FUNC's total\n"
 	"  --root FUNC   FUNC and what runs below it; shares are of FUNC's total\n"
+	"  --lines FUNC  where inside FUNC its time went: its hottest source lines,\n"
+	"                each with its share of the samples in FUNC's code\n"
 	"  --color WHEN  auto (default: on a terminal), always or never\n";
 
 enum sort_key { BY_SELF, BY_TOTAL, BY_CALLS, BY_PER_CALL, BY_NAME };
@@ -109,14 +113,12 @@ static double percent(uint64_t part, uint64_t whole)
 
 static const char *heat(const struct view *v, double pct)
 {
-	if (!v->colour)
-		return "";
-	return pct >= 20 ? "\033[1;31m" : pct >= 5 ? "\033[33m" : pct >= 1 ? "\033[32m" : "";
+	return pv_heat(v->colour, pct);
 }
 
 static const char *plain(const struct view *v)
 {
-	return v->colour ? "\033[0m" : "";
+	return pv_plain(v->colour);
 }
 
 static void where(const struct pv_rfunc *f)
@@ -364,6 +366,7 @@ struct report_options {
 	struct pv_view_asked asked;
 	unsigned long top;
 	const char *event, *path;
+	const char *lines; /* --lines FUNC, or NULL */
 	enum sort_key key;
 	int exact, colour;
 };
@@ -375,7 +378,8 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		{ "event", required_argument, NULL, 'e' }, { "exact", no_argument, NULL, 'x' },
 		{ "color", required_argument, NULL, 'c' }, { "colour", required_argument, NULL, 'c' },
 		{ "focus", required_argument, NULL, 'f' }, { "root", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },        { 0 }
+		{ "lines", required_argument, NULL, 'l' }, { "help", no_argument, NULL, 'h' },
+		{ 0 }
 	};
 	*o = (struct report_options){ .top = 25 };
 	const char *sort = "self", *colour = "auto";
@@ -393,6 +397,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		case 'c': colour = optarg; break;
 		case 'f': o->asked.focus = optarg; break;
 		case 'r': o->asked.root = optarg; break;
+		case 'l': o->lines = optarg; break;
 		case 'h': fputs(usage, stdout); return PV_HELPED;
 		default: fputs(usage, stderr); return PV_BAD_USAGE;
 		}
@@ -404,9 +409,13 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 			key = i;
 	o->colour = !strcmp(colour, "always") ? 1 : !strcmp(colour, "never") ? 0
 		  : !strcmp(colour, "auto") ? isatty(STDOUT_FILENO) : -1;
-	if (key < 0 || o->colour < 0 || optind + 1 != argc || (o->asked.focus && o->asked.root)) {
+	int parts = !!o->asked.focus + !!o->asked.root + !!o->lines;
+	if (key < 0 || o->colour < 0 || optind + 1 != argc || parts > 1) {
 		if (o->asked.focus && o->asked.root)
 			fputs("profviz report: --focus or --root, not both\n", stderr);
+		else if (parts > 1)
+			fputs("profviz report: --lines is of the whole run: not with --focus or "
+			      "--root\n", stderr);
 		else if (key < 0)
 			fprintf(stderr, "profviz report: --sort %s: use self, total, calls, per-call "
 				"or name\n", sort);
@@ -441,6 +450,11 @@ int pv_cmd_report(int argc, char **argv)
 	struct pv_loaded l;
 	if (pv_load(o.path, &l) < 0)
 		return PV_EXIT_TROUBLE;
+	if (o.lines) {
+		int shown = pv_print_hot_lines(&l, o.lines, o.colour) == 0 && fflush(stdout) == 0;
+		pv_loaded_free(&l);
+		return shown ? 0 : PV_EXIT_TROUBLE;
+	}
 	struct view v = { &l.r, 0, o.key, o.exact, o.colour,
 			  pv_report_event(&l.r, "instructions"), pv_report_event(&l.r, "cycles"),
 			  &l.r };

@@ -439,8 +439,10 @@ out:
 void pv_report_free(struct pv_report *r)
 {
 	if (r->funcs)
-		for (unsigned i = 0; i < r->n_funcs; i++)
+		for (unsigned i = 0; i < r->n_funcs; i++) {
 			pv_symbol_free(&r->funcs[i].sym);
+			pv_lines_free(&r->funcs[i].lines);
+		}
 	free(r->funcs);
 	free(r->arcs);
 	free(r->paths);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include "model/compensate.h"
 #include "model/event.h"
+#include "model/lines.h"
 #include "model/profile.h"
 #include "model/symbol.h"
 
@@ -29,6 +30,7 @@ struct pv_rfunc {
 	uint64_t raw_self[PV_MAX_EVENTS];
 	uint64_t raw_total[PV_MAX_EVENTS];
 	unsigned copies; /* in a graph's view: how many copies it stands for (copies.h) */
+	struct pv_lines lines; /* its hot lines (lines.h); none when no PC was sampled */
 };
 
 struct pv_rarc {

@@ -84,6 +84,25 @@ static void write_sampling(FILE *out, const struct pv_sampling *s)
 		s->unsampled_ns, s->blocked_ns, s->sampler_ns);
 }
 
+/* A function's hot lines, hottest first, the rest of its samples last with
+ * a null file; none when no PC was sampled in its code. */
+static void write_lines(FILE *out, const struct pv_lines *l)
+{
+	if (!l->n)
+		return;
+	fputs(",\"lines\":[", out);
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct pv_rline *x = &l->v[i];
+		fputs(i ? ",{\"file\":" : "{\"file\":", out);
+		if (x->file)
+			json_string(out, x->file);
+		else
+			fputs("null", out);
+		fprintf(out, ",\"line\":%d,\"samples\":%" PRIu64 "}", x->line, x->samples);
+	}
+	fputc(']', out);
+}
+
 /* A merged profile's sources (revision 2); one run's has none. */
 static void write_processes(FILE *out, const struct pv_report *r)
 {
@@ -162,6 +181,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		json_values(out, ",\"total\":", f->total, r->nev);
 		json_values(out, ",\"raw_self\":", f->raw_self, r->nev);
 		json_values(out, ",\"raw_total\":", f->raw_total, r->nev);
+		write_lines(out, &f->lines);
 		fputc('}', out);
 	}
 	fputs("],\n\"per_thread\":[", out);

@@ -21,6 +21,7 @@
 #include "runtime/fds.h"
 #include "runtime/guard.h"
 #include "runtime/handover.h"
+#include "runtime/hotlines.h"
 #include "runtime/naming.h"
 #include "runtime/process.h"
 #include "runtime/runtime.h"
@@ -70,6 +71,12 @@ static int dump(int at_exit, int exec_n)
 	sigset_t saved;
 	pv_process_lock(&saved);
 	snapshot_live_threads(&snap, at_exit);
+	/* The PCs since the sampler's last look too; mapped after the lock. */
+	for (struct pv_thread *t = pv_live; t; t = t->next)
+		pv_hotpcs_take(&pv_hotpcs, &t->pcring);
+	size_t n_pcs = 0;
+	struct pv_hotpcs_account pcs_read;
+	struct pv_hotpc *pcs = pv_hotpcs_copy(&pv_hotpcs, &n_pcs, &pcs_read);
 	pv_profile_add(&snap, &pv_profile);
 	if (pv_time_sampled) {
 		struct pv_sampling now;
@@ -81,6 +88,7 @@ static int dump(int at_exit, int exec_n)
 		/* Nothing instrumented ran here (a shell, make, timeout): writing
 		 * would only replace the files of a process that has a profile. */
 		pv_profile_clear(&snap);
+		free(pcs);
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		return PV_NOTHING_WRITTEN;
 	}
@@ -112,6 +120,8 @@ static int dump(int at_exit, int exec_n)
 	struct pv_output_tag tag = { .child_pid = pv_child_pid, .exec_n = exec_n };
 	struct pv_namer names = pv_runtime_namer(syms);
 	if (pv_report_build(&r, &snap, &names, &conv, &pv_overhead) == 0) {
+		struct pv_hotlines_account lines;
+		pv_hotlines_annotate(&r, pcs, n_pcs, &pcs_read, syms, PV_LINES_KEPT, &lines);
 		pv_report_warn_losses(&r);
 		uint64_t began = pv_monotonic_ns();
 		status = pv_output_write_all(pv_config.outputs, pv_config.n_outputs, &r, r.pid, tag);
@@ -119,6 +129,7 @@ static int dump(int at_exit, int exec_n)
 			 r.n_funcs, r.n_arcs, r.threads, (double)(pv_monotonic_ns() - began) * 1e-6);
 		pv_report_free(&r);
 	}
+	free(pcs);
 	pv_symbols_close(syms);
 	pv_profile_clear(&snap);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);

@@ -33,6 +33,7 @@ PV_HIDDEN extern struct pv_overhead pv_overhead;  /* the hooks' own cost per cal
 PV_HIDDEN extern char pv_program[4096];
 PV_HIDDEN extern int pv_time_sampled;   /* time is sampled: the profile's event 0 */
 PV_HIDDEN extern struct pv_sampler pv_sampler;
+PV_HIDDEN extern struct pv_hotpcs pv_hotpcs; /* sampled PCs, for hot lines */
 
 /* The profile's events: the sampled time (when pv_time_sampled), then
  * pv_events, read per call. */

@@ -149,8 +149,11 @@ static int sample(void *arg)
 		syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 		pv_lock_take_bare(s->lock);
 		s->account.looks++;
-		for (struct pv_thread *t = *s->live; t; t = t->next)
+		for (struct pv_thread *t = *s->live; t; t = t->next) {
 			pv_sampler_look(&s->account, t, thread_cpu_ns(t));
+			if (s->hot)
+				pv_hotpcs_take(s->hot, &t->pcring);
+		}
 		s->account.sampler_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pv_lock_give_bare(s->lock);
 	}
@@ -232,11 +235,12 @@ static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
 }
 
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
-		     unsigned rate_hz, char *why, size_t why_size)
+		     struct pv_hotpcs *hot, unsigned rate_hz, char *why, size_t why_size)
 {
 	memset(s, 0, sizeof(*s));
 	s->lock = lock;
 	s->live = live;
+	s->hot = hot;
 	s->rate_hz = rate_hz ? rate_hz : 1;
 	s->period_ns = 1000000000u / s->rate_hz;
 	return start_thread(s, why, why_size);

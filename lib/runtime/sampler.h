@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "model/profile.h"
+#include "runtime/hotpcs.h"
 #include "runtime/lock.h"
 #include "runtime/thread.h"
 
@@ -37,13 +38,14 @@ struct pv_sampler {
 	uint64_t period_ns;       /* ... and their period */
 	uint64_t began_ns;        /* CLOCK_MONOTONIC when it started */
 	struct pv_sampling account; /* under lock */
+	struct pv_hotpcs *hot;    /* the threads' PC rings drained here at each look, or NULL */
 	int started;
 };
 
 /* Start sampling the threads on *live every 1/rate_hz s, from a thread
  * with every signal blocked. 0, or -1 with a reason in why. */
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
-		     unsigned rate_hz, char *why, size_t why_size);
+		     struct pv_hotpcs *hot, unsigned rate_hz, char *why, size_t why_size);
 
 /* In a fork child (the sampler thread is not there): start again, with an
  * account of its own. */

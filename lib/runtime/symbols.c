@@ -160,8 +160,9 @@ void pv_symbols_close(struct pv_symbolizer *s)
 	free(s);
 }
 
-/* The symbol's name for a, as dwfl_module_addrinfo gives it. */
-static const char *symbol_name(Dwfl_Module *m, Dwarf_Addr a)
+/* The symbol's name for a, as dwfl_module_addrinfo gives it, and where
+ * that symbol starts. */
+static const char *symbol_name(Dwfl_Module *m, Dwarf_Addr a, Dwarf_Addr *start)
 {
 	void **userdata = NULL;
 	dwfl_module_info(m, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
@@ -171,13 +172,18 @@ static const char *symbol_name(Dwfl_Module *m, Dwarf_Addr a)
 	}
 	int undecided = 1;
 	if (userdata && *userdata != &no_table) {
-		const char *name = pv_symtab_name(*userdata, a, &undecided);
-		if (!undecided)
+		GElf_Addr at = 0;
+		const char *name = pv_symtab_symbol(*userdata, a, &at, &undecided);
+		if (!undecided) {
+			*start = at;
 			return name;
+		}
 	}
 	GElf_Off offset = 0;
 	GElf_Sym sym;
-	return dwfl_module_addrinfo(m, a, &offset, &sym, NULL, NULL, NULL);
+	const char *name = dwfl_module_addrinfo(m, a, &offset, &sym, NULL, NULL, NULL);
+	*start = a - offset;
+	return name;
 }
 
 /* The module of an unloaded object, opened on first use. */
@@ -312,6 +318,20 @@ static const char *line_at(Dwfl_Module *m, Dwfl_Line *found, Dwarf_Addr a, int *
 	return NULL;
 }
 
+/* The file (owned by libdw) and line of the code at a in m, or NULL. */
+static const char *source_line(struct pv_symbolizer *s, Dwfl_Module *m, Dwarf_Addr a,
+			       int *lineno)
+{
+	Dwfl_Line *line = dwfl_module_getsrc(m, a);
+	const char *file = line ? line_at(m, line, a, lineno) : NULL;
+	if (line && !file)
+		file = dwfl_lineinfo(line, NULL, lineno, NULL, NULL, NULL);
+	/* No .debug_aranges (clang's default): find the unit by its ranges. */
+	if (!file && pv_srclines_find(&s->srclines, m, a, &file, lineno) < 0)
+		file = NULL;
+	return file;
+}
+
 void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *out)
 {
 	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)addr;
@@ -328,7 +348,8 @@ void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *ou
 	const char *modname = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, &mainfile, NULL);
 	out->module = strdup(mainfile ? mainfile : modname ? modname : "");
 
-	const char *name = symbol_name(m, a);
+	Dwarf_Addr start = 0;
+	const char *name = symbol_name(m, a, &start);
 	if (name) {
 		out->name = demangled(name);
 		if (!out->name)
@@ -341,16 +362,24 @@ void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *ou
 			out->name = NULL;
 	}
 
-	Dwfl_Line *line = dwfl_module_getsrc(m, a);
 	int lineno = 0;
-	const char *file = line ? line_at(m, line, a, &lineno) : NULL;
-	if (line && !file)
-		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-	/* No .debug_aranges (clang's default): find the unit by its ranges. */
-	if (!file && pv_srclines_find(&s->srclines, m, a, &file, &lineno) < 0)
-		file = NULL;
+	const char *file = source_line(s, m, a, &lineno);
 	if (file) {
 		out->file = strdup(file);
 		out->line = lineno;
 	}
+}
+
+void *pv_symbols_function(struct pv_symbolizer *s, void *pc)
+{
+	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)pc, start = 0;
+	Dwfl_Module *m = s ? dwfl_addrmodule(s->dwfl, a) : NULL;
+	return m && symbol_name(m, a, &start) ? (void *)(uintptr_t)start : NULL;
+}
+
+const char *pv_symbols_line(struct pv_symbolizer *s, void *pc, int *line)
+{
+	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)pc;
+	Dwfl_Module *m = s ? dwfl_addrmodule(s->dwfl, a) : NULL;
+	return m ? source_line(s, m, a, line) : NULL;
 }

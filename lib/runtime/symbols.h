@@ -25,6 +25,13 @@ void pv_symbols_close(struct pv_symbolizer *s);
 /* Fill out (strings malloc'd, freed with pv_symbol_free). s may be NULL. */
 void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *out);
 
+/* Where the function holding pc starts (the symbol elfutils gives pc, in
+ * what is mapped now), or NULL when no symbol holds it. s may be NULL. */
+void *pv_symbols_function(struct pv_symbolizer *s, void *pc);
+
+/* The source file (owned by s) and *line of the code at pc, or NULL. */
+const char *pv_symbols_line(struct pv_symbolizer *s, void *pc, int *line);
+
 /* For a retired key whose object is loaded again at the same place (a
  * plugin reloaded), the function's address there: its calls then add up
  * with those of the object loaded now. NULL otherwise. A pv_rekey_fn. */

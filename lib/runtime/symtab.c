@@ -119,6 +119,13 @@ static const struct entry *pick(const struct entry *c, size_t n, int lo, int hi)
 
 const char *pv_symtab_name(const struct pv_symtab *t, GElf_Addr addr, int *undecided)
 {
+	GElf_Addr start;
+	return pv_symtab_symbol(t, addr, &start, undecided);
+}
+
+const char *pv_symtab_symbol(const struct pv_symtab *t, GElf_Addr addr, GElf_Addr *start,
+			     int *undecided)
+{
 	*undecided = 1;
 	if (!t)
 		return NULL;
@@ -161,5 +168,6 @@ const char *pv_symtab_name(const struct pv_symtab *t, GElf_Addr addr, int *undec
 	if (!best)
 		return NULL; /* only labels without a size: elfutils' own rules */
 	*undecided = 0;
+	*start = best->start;
 	return best->name;
 }

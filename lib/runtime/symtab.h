@@ -26,4 +26,8 @@ void pv_symtab_free(struct pv_symtab *t);
  * elfutils can tell: *undecided is then set. */
 const char *pv_symtab_name(const struct pv_symtab *t, GElf_Addr addr, int *undecided);
 
+/* The same, with the address where that symbol starts in *start. */
+const char *pv_symtab_symbol(const struct pv_symtab *t, GElf_Addr addr, GElf_Addr *start,
+			     int *undecided);
+
 #endif /* PV_SYMTAB_H */

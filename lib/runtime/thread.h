@@ -17,6 +17,7 @@
 #include "runtime/arch.h"
 #include "runtime/cct.h"
 #include "runtime/counters.h"
+#include "runtime/pcring.h"
 
 /* What a hook does on this thread. The default path is 0 so the hooks'
  * one comparison is against zero. */
@@ -108,6 +109,7 @@ struct pv_thread {
 	 * whose difference over an activation is the activation's sampled
 	 * total, as the TSC's is its time. */
 	uint64_t sampled_clock;
+	struct pv_pcring pcring; /* its sampled PCs, for hot lines (pcring.h) */
 	uint64_t blocked_ns;     /* in libc's waits, measured around them (sampled runs) */
 	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
 };

@@ -126,6 +126,13 @@ async function slideTo(page, name, above) {
         return lists;
       }),
       crumbs: await page.textContent("#crumbs"),
+      lines: await page.evaluate(() => {
+        const t = document.querySelector("#details table.lines");
+        return t && {
+          heading: t.previousElementSibling.textContent,
+          rows: [...t.querySelectorAll("tr")].slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)),
+        };
+      }),
     };
     await page.screenshot({ path: path.join(cfg.shots, "focus.png") });
     await page.click("#side a[data-id]"); // a caller or callee: focus moves on

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "runtime/pcring.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/sysraw.h"
+#include "runtime/fds.h"
+#include "runtime/smallfile.h"
+
+/* A sample as this ring's attributes write it: the header, then the PC. */
+struct sample_record {
+	struct perf_event_header header;
+	uint64_t ip;
+};
+
+/* PERF_RECORD_LOST: how many samples did not fit. */
+struct lost_record {
+	struct perf_event_header header;
+	uint64_t id;
+	uint64_t lost;
+};
+
+unsigned pv_pcring_pages(uint64_t period_ns, uint64_t reads_ns)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t bytes = (reads_ns / (period_ns ? period_ns : 1) + 1) * sizeof(struct sample_record);
+	unsigned pages = 1;
+	while ((uint64_t)pages * page < bytes && pages < (1u << 10))
+		pages *= 2;
+	return pages;
+}
+
+static void sampling_attributes(struct perf_event_attr *attr, uint64_t period_ns,
+				uint64_t data_bytes)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_TASK_CLOCK; /* the thread's CPU time, in ns */
+	attr->sample_period = period_ns;
+	attr->sample_type = PERF_SAMPLE_IP;
+	/* The program's own code only, and what perf_event_paranoid=2 allows. */
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	/* No one waits on the ring: wake no one before it is full. */
+	attr->watermark = 1;
+	attr->wakeup_watermark = (uint32_t)data_bytes;
+}
+
+/* The ring, and the event's descriptor in *keep (moved out of the
+ * program's way, fds.h) when keep is not NULL, else closed at once. */
+static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages, int *keep)
+{
+	memset(r, 0, sizeof(*r));
+	if (keep)
+		*keep = -1;
+	if (!period_ns || !data_pages || (data_pages & (data_pages - 1)))
+		return -EINVAL;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t bytes = (1 + (size_t)data_pages) * page;
+	struct perf_event_attr attr;
+	sampling_attributes(&attr, period_ns, (uint64_t)data_pages * page);
+	/* The descriptor lives from the open to the close below: the program
+	 * must not close or dup2 over its number meanwhile (fds.h). */
+	sigset_t saved;
+	if (!pv_fds_runtime_begins(1, &saved))
+		return -EAGAIN;
+	int err = 0;
+	void *map = MAP_FAILED;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+	} else {
+		map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED)
+			err = -errno;
+		else if (keep)
+			*keep = pv_fd_dup_private(fd);
+		pv_sys_close(fd); /* the mapping holds the event */
+	}
+	pv_fds_runtime_ends(&saved);
+	if (err)
+		return err;
+	if (pv_pcring_attach(r, map, bytes) < 0) {
+		munmap(map, bytes);
+		if (keep && *keep >= 0)
+			pv_pcring_drop_fd(*keep);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
+{
+	return open_ring(r, period_ns, data_pages, NULL);
+}
+
+int pv_pcring_open_keeping(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages,
+			   int *fd)
+{
+	return open_ring(r, period_ns, data_pages, fd);
+}
+
+int pv_pcring_period(int fd, uint64_t period_ns)
+{
+	return ioctl(fd, PERF_EVENT_IOC_PERIOD, &period_ns) < 0 ? -errno : 0;
+}
+
+void pv_pcring_drop_fd(int fd)
+{
+	pv_fd_release(fd);
+	pv_sys_close(fd);
+}
+
+void pv_pcring_explain(int err, char *out, size_t size)
+{
+	char text[32] = "";
+	pv_read_small_file("/proc/sys/kernel/perf_event_paranoid", text, sizeof(text));
+	text[strcspn(text, "\n")] = '\0';
+	if (err == -EACCES || err == -EPERM)
+		snprintf(out, size, "perf_event_open or its ring refused (perf_event_paranoid=%s; "
+			 "locked memory: perf_event_mlock_kb, then RLIMIT_MEMLOCK)",
+			 text[0] ? text : "unknown");
+	else if (err == -ENOSYS)
+		snprintf(out, size, "perf_event_open is unavailable (seccomp?)");
+	else if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP)
+		snprintf(out, size, "this kernel has no task-clock sampling (%s)", strerror(-err));
+	else
+		snprintf(out, size, "%s", strerror(-err));
+}
+
+int pv_pcring_attach(struct pv_pcring *r, void *map, size_t map_bytes)
+{
+	memset(r, 0, sizeof(*r));
+	const struct perf_event_mmap_page *p = map;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	if (map_bytes <= page)
+		return -1;
+	/* data_offset and data_size are there since Linux 4.1; before, the
+	 * data followed the first page. */
+	uint64_t offset = p->data_offset ? p->data_offset : page;
+	uint64_t size = p->data_size ? p->data_size : map_bytes - page;
+	if (offset < sizeof(*p) || !size || (size & (size - 1)) || offset > map_bytes ||
+	    size > map_bytes - offset)
+		return -1;
+	r->map = map;
+	r->map_bytes = map_bytes;
+	r->data = (const unsigned char *)map + offset;
+	r->data_size = size;
+	return 0;
+}
+
+/* The ring's 8-byte word at position at (a running byte count). The kernel
+ * writes every record in whole words from a word boundary, so no word
+ * crosses the end of the data area; and the reader copies nothing with
+ * libc's memcpy (the sampler's thread runs none of libc but its system
+ * calls). */
+static uint64_t word_at(const struct pv_pcring *r, uint64_t at)
+{
+	return *(const uint64_t *)(r->data + (at & (r->data_size - 1)));
+}
+
+/* A record's header word: its type and size. */
+static void header_of(uint64_t word, uint32_t *type, uint16_t *size)
+{
+	struct perf_event_header h;
+	__builtin_memcpy(&h, &word, sizeof(h)); /* inlined: a fixed 8 bytes */
+	*type = h.type;
+	*size = h.size;
+}
+
+void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
+{
+	if (!r->map)
+		return;
+	struct perf_event_mmap_page *p = r->map;
+	/* Acquire: the records the kernel wrote before data_head are seen. */
+	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = __atomic_load_n(&p->data_tail, __ATOMIC_RELAXED); /* ours alone */
+	if (head - tail > r->data_size || (tail & 7))
+		tail = head; /* cannot be: start again from what comes next */
+	while (head - tail >= sizeof(struct perf_event_header)) {
+		uint32_t type;
+		uint16_t size;
+		header_of(word_at(r, tail), &type, &size);
+		if (size < sizeof(struct perf_event_header) || size > head - tail || (size & 7)) {
+			tail = head;
+			break;
+		}
+		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record)) {
+			r->samples++;
+			add((uintptr_t)word_at(r, tail + offsetof(struct sample_record, ip)), arg);
+		} else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record)) {
+			r->lost += word_at(r, tail + offsetof(struct lost_record, lost));
+		}
+		/* Others (throttling) say nothing about PCs. */
+		tail += size;
+	}
+	/* Release: every read of those records is done before the kernel may
+	 * write over them. */
+	__atomic_store_n(&p->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+void pv_pcring_close(struct pv_pcring *r)
+{
+	if (r->map)
+		munmap(r->map, r->map_bytes);
+	*r = (struct pv_pcring){ 0 };
+}
+
+void pv_pcring_forget(struct pv_pcring *r)
+{
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pcring.h — one thread's sampled program counters, read from a perf ring
+ * buffer by another thread.
+ *
+ * Each thread opens, for itself, a perf software task-clock event that
+ * samples its user-space PC every period of its CPU time into a small ring
+ * mapped from the event. Nothing is delivered to the thread: no signal, no
+ * wake-up anyone waits for; and the descriptor is closed right after the
+ * mapping, which keeps the event alive and counting (so the program's
+ * descriptors are untouched, and a close or dup2 of the program's can never
+ * hit it). The ring dies with its mapping: at munmap, at exec, when the
+ * process ends. The event follows its thread only: a fork's child inherits
+ * neither the event nor the mapping (the kernel does not copy it).
+ *
+ * A reader (the sampler thread) drains the ring now and then, as perf's
+ * ring protocol wants: data_head read with acquire, records read, then
+ * data_tail written with release; when the reader is too late, the kernel
+ * drops samples and says how many in a PERF_RECORD_LOST, which it writes
+ * with the first sample that fits again (so the count of a ring closed
+ * while full lacks its last losses).
+ */
+#ifndef PV_PCRING_H
+#define PV_PCRING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pv_pcring {
+	void *map;              /* the control page then the data; NULL: no ring */
+	size_t map_bytes;
+	const unsigned char *data; /* the ring's data area */
+	uint64_t data_size;     /* its bytes, a power of two */
+	uint64_t samples;       /* PCs read so far */
+	uint64_t lost;          /* samples the kernel dropped: the ring was full */
+};
+
+/* What the reader hands each sampled PC to. */
+typedef void pv_pc_fn(uintptr_t pc, void *arg);
+
+/* Data pages a ring needs to hold reads_ns of samples taken every
+ * period_ns, a power of two (at least 1). */
+unsigned pv_pcring_pages(uint64_t period_ns, uint64_t reads_ns);
+
+/* Open r for the calling thread: its user-space PC every period_ns of its
+ * CPU time, into a ring of data_pages pages (a power of two). Runs in the
+ * runtime's descriptor section (fds.h), which it enters itself (sections
+ * nest). No malloc; errno may change. 0, or -errno: ENOSYS, EACCES/EPERM
+ * (perf_event_paranoid, seccomp), ENOENT, EMFILE (no descriptor free for
+ * the moment it needs one), EPERM from the mapping (the locked-memory
+ * limits: perf_event_mlock_kb, then RLIMIT_MEMLOCK), EAGAIN (this thread
+ * is inside the program's own close: try again later). r is left empty on
+ * failure. Hand r to its reader only once this has returned, whole (under
+ * the lock the reader takes, hotpcs.h). */
+int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages);
+
+/* The same, keeping the event's descriptor, so that its period can change
+ * (pv_pcring_period): moved out of the program's way and claimed as the
+ * runtime's (fds.h), in *fd; -1 there when it could not be moved (the ring
+ * is open all the same). Closed with pv_pcring_drop_fd. A period that
+ * changes at random keeps a loop in step with a fixed one from being seen
+ * at the same instants (bench/README.md, "Hot lines"), at a descriptor and
+ * a system call per change. */
+int pv_pcring_open_keeping(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages,
+			   int *fd);
+
+/* A new period for the event behind fd; its timer starts again from now.
+ * 0, or -errno. */
+int pv_pcring_period(int fd, uint64_t period_ns);
+
+void pv_pcring_drop_fd(int fd);
+
+/* Why pv_pcring_open failed with err, in the user's terms. */
+void pv_pcring_explain(int err, char *out, size_t size);
+
+/* Read r from a mapping laid out as perf's (the control page, then data
+ * where its data_offset and data_size say, or the page after it): the
+ * tests' simulated rings. 0, or -1 if the layout is not one. */
+int pv_pcring_attach(struct pv_pcring *r, void *map, size_t map_bytes);
+
+/* Hand every PC written since the last drain to add(pc, arg), count the
+ * samples the kernel lost, and give the space back to the kernel. One
+ * reader at a time per ring; any thread, the sampler's included: nothing
+ * of libc's is called, nothing allocated, no system call made. A record
+ * that cannot be one (a size below its header's, not whole words, past the
+ * data written) ends the drain with the ring emptied. */
+void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg);
+
+/* Unmap r (the event ends with it) and leave it empty. Nothing is drained. */
+void pv_pcring_close(struct pv_pcring *r);
+
+/* In a fork's child: r's mapping was not copied, so it is forgotten
+ * without touching it. */
+void pv_pcring_forget(struct pv_pcring *r);
+
+#endif /* PV_PCRING_H */

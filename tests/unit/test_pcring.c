@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The PC ring reader (lib/runtime/pcring.c): on rings written by hand as
+ * the kernel writes them (records across the end of the data area at each
+ * of their words, lost samples, records of other types, a record that
+ * cannot be one, running positions past 2^32), then on a real task-clock
+ * sampling event of this thread, whose descriptor is closed at once.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ring.h"
+#include "runtime/fds.h"
+#include "runtime/pcring.h"
+#include "tap.h"
+
+/* ---- a ring written by hand ---- */
+
+struct fake {
+	struct perf_event_mmap_page *page;
+	size_t bytes;
+	struct pv_pcring r;
+};
+
+static void fake_open(struct fake *f, unsigned data_pages, uint64_t position)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	f->bytes = (1 + data_pages) * page;
+	f->page = aligned_alloc(page, f->bytes);
+	memset(f->page, 0xAB, f->bytes); /* stale bytes a reader must not take for records */
+	memset(f->page, 0, sizeof(*f->page));
+	f->page->data_offset = page;
+	f->page->data_size = data_pages * page;
+	f->page->data_head = f->page->data_tail = position;
+	tap_ok(pv_pcring_attach(&f->r, f->page, f->bytes) == 0, "a perf-shaped mapping is a ring");
+}
+
+/* Write len bytes at the kernel's head, across the end as the kernel does;
+ * data_head moves only with fake_publish. */
+static uint64_t written;
+static void fake_put(struct fake *f, const void *bytes, size_t len)
+{
+	unsigned char *data = (unsigned char *)f->page + f->page->data_offset;
+	for (size_t i = 0; i < len; i++)
+		data[(f->page->data_head + written + i) & (f->page->data_size - 1)] =
+			((const unsigned char *)bytes)[i];
+	written += len;
+}
+
+static void fake_publish(struct fake *f)
+{
+	f->page->data_head += written;
+	written = 0;
+}
+
+static void put_sample(struct fake *f, uint64_t ip)
+{
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 16 };
+	fake_put(f, &h, sizeof(h));
+	fake_put(f, &ip, sizeof(ip));
+}
+
+static void put_lost(struct fake *f, uint64_t lost)
+{
+	struct perf_event_header h = { PERF_RECORD_LOST, 0, 24 };
+	uint64_t id = 99;
+	fake_put(f, &h, sizeof(h));
+	fake_put(f, &id, sizeof(id));
+	fake_put(f, &lost, sizeof(lost));
+}
+
+struct seen {
+	uintptr_t pc[64];
+	unsigned n;
+};
+
+static void collect(uintptr_t pc, void *arg)
+{
+	struct seen *s = arg;
+	if (s->n < 64)
+		s->pc[s->n] = pc;
+	s->n++;
+}
+
+static void samples_in_order(void)
+{
+	struct fake f;
+	fake_open(&f, 1, 0);
+	struct seen s = { { 0 }, 0 };
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_is(s.n, 0, "an empty ring gives nothing");
+	put_sample(&f, 0x401000);
+	put_sample(&f, 0x401004);
+	put_sample(&f, 0x402000);
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_is(s.n, 0, "records not yet published (data_head) are not read");
+	fake_publish(&f);
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 3 && s.pc[0] == 0x401000 && s.pc[1] == 0x401004 && s.pc[2] == 0x402000,
+	       "three samples, their PCs in order");
+	tap_is(f.page->data_tail, f.page->data_head, "data_tail given back up to data_head");
+	tap_is(f.r.samples, 3, "the ring counts them");
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_is(s.n, 3, "drained twice: nothing read again");
+	free(f.page);
+}
+
+/* Records across the end of the data area, at each word of them: the
+ * kernel writes whole words from a word boundary. */
+static void wraparound(void)
+{
+	size_t size = (size_t)sysconf(_SC_PAGESIZE);
+	for (unsigned cut = 8; cut <= 40; cut += 8) {
+		struct fake f;
+		/* Far along, past 2^32 bytes, so that a record straddles the end. */
+		fake_open(&f, 1, (5ull << 32) + size - cut);
+		struct seen s = { { 0 }, 0 };
+		put_sample(&f, 0x7f0000001234);
+		put_lost(&f, 3);
+		put_sample(&f, 0x7f0000005678);
+		fake_publish(&f);
+		pv_pcring_drain(&f.r, collect, &s);
+		tap_ok(s.n == 2 && s.pc[0] == 0x7f0000001234 && s.pc[1] == 0x7f0000005678 &&
+		       f.r.lost == 3, "records cut %u bytes before the end of the ring read whole",
+		       cut);
+		tap_is(f.page->data_tail, (5ull << 32) + size - cut + 56,
+		       "... and the tail moves by the records' sizes");
+		free(f.page);
+	}
+	/* A full lap and more, in small drains. */
+	struct fake f;
+	fake_open(&f, 1, 0);
+	struct seen s = { { 0 }, 0 };
+	unsigned wrong = 0, total = 0;
+	for (unsigned round = 0; round < 3 * size / 16; round += 10) {
+		for (unsigned i = 0; i < 10; i++)
+			put_sample(&f, 0x1000 + round + i);
+		fake_publish(&f);
+		s.n = 0;
+		pv_pcring_drain(&f.r, collect, &s);
+		for (unsigned i = 0; i < 10; i++)
+			wrong += s.pc[i] != 0x1000 + round + i;
+		total += s.n;
+	}
+	tap_ok(wrong == 0 && total == f.r.samples && f.r.samples >= 3 * size / 16,
+	       "three laps of the ring in drains of ten: every PC in order (%u)", total);
+	free(f.page);
+}
+
+static void lost_and_others(void)
+{
+	struct fake f;
+	fake_open(&f, 1, 0);
+	struct seen s = { { 0 }, 0 };
+	put_sample(&f, 0x10);
+	put_lost(&f, 7);
+	/* A throttling record, longer than a sample: read past, not as a PC. */
+	struct perf_event_header throttle = { PERF_RECORD_THROTTLE, 0, 32 };
+	uint64_t body[3] = { 1, 2, 3 };
+	fake_put(&f, &throttle, sizeof(throttle));
+	fake_put(&f, body, sizeof(body));
+	put_sample(&f, 0x20);
+	put_lost(&f, 5);
+	fake_publish(&f);
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 2 && s.pc[0] == 0x10 && s.pc[1] == 0x20,
+	       "samples around lost and throttling records: only the samples' PCs");
+	tap_is(f.r.lost, 12, "the lost records' counts are summed");
+	free(f.page);
+}
+
+/* A size no record has: the reader stops there and empties the ring, then
+ * reads what comes after. */
+static void garbage(void)
+{
+	static const uint16_t sizes[] = { 0, 4, 20, 4000 };
+	for (unsigned k = 0; k < 4; k++) {
+		struct fake f;
+		fake_open(&f, 1, 64);
+		struct seen s = { { 0 }, 0 };
+		put_sample(&f, 0x30);
+		struct perf_event_header bad = { PERF_RECORD_SAMPLE, 0, sizes[k] };
+		fake_put(&f, &bad, sizeof(bad));
+		fake_put(&f, &bad, sizeof(bad));
+		fake_publish(&f);
+		pv_pcring_drain(&f.r, collect, &s);
+		tap_ok(s.n == 1 && s.pc[0] == 0x30 && f.page->data_tail == f.page->data_head,
+		       "a record of size %u: the samples before it, then the ring emptied",
+		       sizes[k]);
+		put_sample(&f, 0x40);
+		fake_publish(&f);
+		pv_pcring_drain(&f.r, collect, &s);
+		tap_ok(s.n == 2 && s.pc[1] == 0x40, "... and the next sample is read");
+		free(f.page);
+	}
+	struct fake f;
+	fake_open(&f, 1, 4); /* not at a word: the kernel never writes so */
+	struct seen s = { { 0 }, 0 };
+	put_sample(&f, 0x50);
+	fake_publish(&f);
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 0 && f.page->data_tail == f.page->data_head,
+	       "a tail not at a word: nothing read, the ring emptied");
+	free(f.page);
+	fake_open(&f, 1, 0);
+	f.page->data_head = 3 * f.page->data_size; /* more than the ring holds */
+	s.n = 0;
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 0 && f.page->data_tail == f.page->data_head,
+	       "a head further than the ring holds: nothing read, the ring emptied");
+	free(f.page);
+}
+
+static void layouts(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *p = aligned_alloc(page, 3 * page);
+	memset(p, 0, 3 * page);
+	struct pv_pcring r;
+	tap_ok(pv_pcring_attach(&r, p, 3 * page) == 0 && r.data_size == 2 * page &&
+	       r.data == (unsigned char *)p + page,
+	       "without data_offset and data_size (before Linux 4.1): the data follow the page");
+	p->data_offset = page;
+	p->data_size = page + 8;
+	tap_ok(pv_pcring_attach(&r, p, 3 * page) < 0 && !r.map,
+	       "a data size that is no power of two is refused");
+	p->data_size = 4 * page;
+	tap_ok(pv_pcring_attach(&r, p, 3 * page) < 0, "data beyond the mapping are refused");
+	tap_ok(pv_pcring_attach(&r, p, page) < 0, "a mapping of the control page alone is refused");
+	free(p);
+	tap_is(pv_pcring_pages(1000000, 50000000), 1, "1 kHz, drained within 50 ms: one page");
+	tap_is(pv_pcring_pages(100000, 50000000), 2, "10 kHz, drained within 50 ms: two pages");
+	tap_is(pv_pcring_pages(1, 1ull << 40), 1024, "at most 1024 pages");
+}
+
+/* ---- a real event ---- */
+
+static unsigned open_descriptors(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n - 1; /* the directory's own */
+}
+
+static void count_pc(uintptr_t pc, void *arg)
+{
+	(void)pc;
+	++*(uint64_t *)arg;
+}
+
+static volatile uint64_t sink;
+
+static void real_event(void)
+{
+	unsigned fds = open_descriptors();
+	struct pv_pcring r;
+	if (!ring_or_skip(&r, 100000, 2))
+		return;
+	tap_is(open_descriptors(), fds, "the ring is open and the thread has no more descriptors");
+	uint64_t got = 0, began = thread_cpu_ns();
+	while (thread_cpu_ns() - began < 200000000u) {
+		for (unsigned i = 0; i < 100000; i++)
+			sink += i;
+		pv_pcring_drain(&r, count_pc, &got);
+	}
+	pv_pcring_drain(&r, count_pc, &got);
+	/* 200 ms of CPU at 100 us: 2,000 samples, less the kernel's time. */
+	tap_ok(got > 500 && got < 2600, "200 ms of CPU at a 100 us period: %" PRIu64 " samples "
+	       "(the descriptor is closed and the event still samples)", got);
+	tap_is(r.lost, 0, "drained often: nothing lost");
+	pv_pcring_close(&r);
+	tap_ok(!r.map, "closed");
+	/* Not drained: the ring fills, and the kernel says what it dropped. */
+	pv_pcring_open(&r, 100000, 1);
+	got = 0;
+	began = thread_cpu_ns();
+	while (thread_cpu_ns() - began < 200000000u)
+		for (unsigned i = 0; i < 100000; i++)
+			sink += i;
+	pv_pcring_drain(&r, count_pc, &got);
+	tap_ok(got > 0 && got <= r.data_size / 16, "a ring not drained holds what fits: %" PRIu64
+	       " samples", got);
+	/* The kernel writes its lost record with the first sample that fits again. */
+	began = thread_cpu_ns();
+	while (thread_cpu_ns() - began < 5000000u)
+		for (unsigned i = 0; i < 10000; i++)
+			sink += i;
+	pv_pcring_drain(&r, count_pc, &got);
+	tap_ok(r.lost > 0 && got + r.lost > 500 &&
+	       got + r.lost < 2600, "then it says how many it dropped: %" PRIu64 " samples read and "
+	       "%" PRIu64 " lost, as many as the CPU time asked for", got, r.lost);
+	pv_pcring_close(&r);
+	/* Kept, its descriptor out of the program's way, its period changed. */
+	int fd = -1;
+	int err = pv_pcring_open_keeping(&r, 1000000, 1, &fd);
+	tap_ok(err == 0 && fd >= 0 && pv_fd_is_ours(fd), "a ring opened keeping its descriptor, "
+	       "claimed as the runtime's (%d)", fd);
+	tap_ok(pv_pcring_period(fd, 50000) == 0, "its period changed to 50 us");
+	got = 0;
+	began = thread_cpu_ns();
+	while (thread_cpu_ns() - began < 20000000u) {
+		for (unsigned i = 0; i < 10000; i++)
+			sink += i;
+		pv_pcring_drain(&r, count_pc, &got);
+	}
+	tap_ok(got > 150, "... and it samples at the new period: %" PRIu64 " in 20 ms of CPU", got);
+	pv_pcring_drop_fd(fd);
+	pv_pcring_close(&r);
+	tap_ok(!pv_fd_is_ours(fd) && open_descriptors() == fds, "dropped and closed: nothing held");
+	char why[200];
+	pv_pcring_explain(-EACCES, why, sizeof(why));
+	tap_ok(strstr(why, "perf_event_paranoid=") != NULL, "a refusal names perf_event_paranoid: %s",
+	       why);
+}
+
+int main(void)
+{
+	samples_in_order();
+	wraparound();
+	lost_and_others();
+	garbage();
+	layouts();
+	real_event();
+	return tap_done();
+}
