@@ -57,6 +57,20 @@ static void sampling_attributes(struct perf_event_attr *attr, uint64_t period_ns
 	attr->wakeup_watermark = (uint32_t)data_bytes;
 }
 
+/* mmap(2) and munmap(2) by number: a sanitizer's wrappers would see a
+ * descriptor their open never saw (perf_event_open has none) and take a
+ * number the program used before for a race on it. */
+static void *map_ring(int fd, size_t bytes)
+{
+	long map = syscall(SYS_mmap, NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	return map == -1 ? MAP_FAILED : (void *)map;
+}
+
+static void unmap_ring(void *map, size_t bytes)
+{
+	syscall(SYS_munmap, map, bytes);
+}
+
 /* The ring, and the event's descriptor in *keep (moved out of the
  * program's way, fds.h) when keep is not NULL, else closed at once. */
 static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages, int *keep)
@@ -81,7 +95,7 @@ static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_page
 	if (fd < 0) {
 		err = -errno;
 	} else {
-		map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		map = map_ring(fd, bytes);
 		if (map == MAP_FAILED)
 			err = -errno;
 		else if (keep)
@@ -92,7 +106,7 @@ static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_page
 	if (err)
 		return err;
 	if (pv_pcring_attach(r, map, bytes) < 0) {
-		munmap(map, bytes);
+		unmap_ring(map, bytes);
 		if (keep && *keep >= 0)
 			pv_pcring_drop_fd(*keep);
 		return -EINVAL;
@@ -214,7 +228,7 @@ void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
 void pv_pcring_close(struct pv_pcring *r)
 {
 	if (r->map)
-		munmap(r->map, r->map_bytes);
+		unmap_ring(r->map, r->map_bytes);
 	*r = (struct pv_pcring){ 0 };
 }
 
