@@ -81,8 +81,9 @@ typedef void pv_exit_fn(void *fn, struct pv_thread *t);
 
 /* The enter hook on a thread in mode: push fn if its edge from the caller's
  * node is in that node's cache; a cache miss goes to indexed, anything else
- * (another mode, a frame left by a longjmp, a full stack, a look of the
- * sampler's to charge) to slow. */
+ * (another mode, a frame left by a longjmp, a full stack) to slow. A look
+ * of the sampler's is charged on the way, outside any runtime section: a
+ * signal handler arriving then is recorded like any other. */
 PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
 			     const unsigned nev, pv_read_fn *read, pv_enter_fn *indexed,
 			     pv_enter_fn *slow)
@@ -90,7 +91,8 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 	if (likely(t->mode == mode)) {
 		struct pv_frame *f = t->top;
 		pv_thread_publish(t, NULL); /* the hook's own time: the sampler drops it */
-		if (likely(pv_can_push_above(t, f, sp)) && likely(!pv_thread_owes(t))) {
+		if (likely(pv_can_push_above(t, f, sp))) {
+			pv_thread_settle_owed(t, f->node);
 			struct pv_node *c = f->node->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
 				pv_push(t, f, c, sp, nev, read);
@@ -118,16 +120,17 @@ PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t sp
 	}
 }
 
-/* The exit hook on a thread in mode: pop the top frame if it is fn's;
- * anything else (frames skipped by unwinding, a stray exit, a look of the
- * sampler's to charge) goes to slow. */
+/* The exit hook on a thread in mode: pop the top frame if it is fn's
+ * (charging a look of the sampler's on the way); anything else (frames
+ * skipped by unwinding, a stray exit) goes to slow. */
 PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, const int mode, const unsigned nev,
 			    pv_read_fn *read, pv_exit_fn *slow)
 {
 	struct pv_frame *f = t->top;
-	if (likely(t->mode == mode) && likely(f->node->fn == fn) && likely(!pv_thread_owes(t))) {
+	if (likely(t->mode == mode) && likely(f->node->fn == fn)) {
 		uint64_t now[PV_MAX_EVENTS];
 		pv_thread_publish(t, NULL);
+		pv_thread_settle_owed(t, f->node);
 		read(t, now);
 		pv_pop_at(t, f, now, nev);
 		return;

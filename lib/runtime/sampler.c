@@ -100,8 +100,9 @@ void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)
 	if (n->fn == fn) { /* else its frame could not be pushed: nowhere to put it */
 		if (n->parent) /* looks during the wait: the waiting function's */
 			pv_thread_settle_owed(t, n->parent);
-		n->sampled_ns += ns;
-		t->sampled_clock += ns;
+		/* As pv_thread_settle adds: a handler may interrupt a wait. */
+		__atomic_fetch_add(&n->sampled_ns, ns, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&t->sampled_clock, ns, __ATOMIC_RELAXED);
 	}
 	t->blocked_ns += ns;
 }

@@ -130,25 +130,48 @@ static inline uint64_t pv_thread_sampled_clock(const struct pv_thread *t)
 	return t->sampled_clock;
 }
 
+/* What t owes, taken aside (a signal arriving inside a hook: the code the
+ * looks found is the interrupted hook's caller's or callee's, which the
+ * hook charges when it goes on), and given back. */
+struct pv_owed {
+	uint64_t ns, samples;
+};
+
+static inline struct pv_owed pv_thread_take_owed(struct pv_thread *t)
+{
+	/* Taken by subtracting what was read: a look added meanwhile stays owed. */
+	struct pv_owed o = { __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED),
+			     __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED) };
+	__atomic_fetch_sub(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&t->owed_samples, o.samples, __ATOMIC_RELAXED);
+	return o;
+}
+
+static inline void pv_thread_give_owed(struct pv_thread *t, struct pv_owed o)
+{
+	__atomic_fetch_add(&t->owed_samples, o.samples, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
+}
+
 /* On t's own thread: charge what the sampler found it using since the last
  * charge to n, the node whose code ran then (the top node, as a hook or a
  * runtime section begins), and advance the sampled clock by as much. The
  * thread does both, so every look in a node's self is in its total.
- * (Inline: the runtime boundary, which every layer of the runtime enters,
- * calls it.) */
+ * The hooks do it outside any runtime section, so a signal handler may run
+ * in the middle: each addition is one instruction (an atomic one, on this
+ * path only, about a thousand times a second), which a handler's own
+ * settling cannot split. (Inline: the runtime boundary, which every layer
+ * of the runtime enters, calls it too.) */
 static inline void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 {
-	uint64_t ns = __atomic_exchange_n(&t->owed_ns, 0, __ATOMIC_RELAXED);
-	uint64_t samples = __atomic_exchange_n(&t->owed_samples, 0, __ATOMIC_RELAXED);
-	t->sampled_clock += ns;
-	n->sampled_ns += ns;
-	n->samples += samples;
+	struct pv_owed o = pv_thread_take_owed(t);
+	__atomic_fetch_add(&t->sampled_clock, o.ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&n->sampled_ns, o.ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&n->samples, o.samples, __ATOMIC_RELAXED);
 }
 
-/* Has the sampler looked since the last charge? One load on the hooks'
- * straight line, which then leave the charge to their slow paths (whose
- * runtime boundary settles): a call on the line itself would make every
- * hook save registers. */
+/* Has the sampler looked since the last charge? One load and a branch on
+ * the hooks' straight line; the charge itself is out of line. */
 static inline int pv_thread_owes(const struct pv_thread *t)
 {
 	return __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED) != 0;

@@ -71,6 +71,15 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	/* Recorded when the signal interrupted profiled code: not the runtime,
 	 * nor a thread whose longjmp is still to be resynchronised. */
 	int unrecorded = 0;
+	/* Inside a hook (the thread said NULL, yet is not in the runtime): what
+	 * it owes is for the hook to charge when it goes on, to the node it
+	 * leaves or enters with its total still open; charged here, it could
+	 * land in a node whose total the hook has closed. (A handler that leaves
+	 * by longjmp drops them: a look or two.) */
+	struct pv_owed owed = { 0, 0 };
+	int in_hook = pv_mode_is_profiling(arrival) && !__atomic_load_n(&t->at, __ATOMIC_RELAXED);
+	if (in_hook)
+		owed = pv_thread_take_owed(t);
 	int entered = pv_guard_enter_abandonable(&g, t);
 	if (entered && arrival != PV_MODE_JUMPED) {
 		restore = pv_thread_signal_enter(t, sig, pv_arch_stack_pointer(), saved_last);
@@ -96,6 +105,10 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 		pv_thread_signal_leave(t, restore, saved_last);
 	g.mode = arrival;
 	pv_guard_leave_abandonable(&g, entered);
+	if (in_hook) { /* back as the signal found it: the hook publishes when it is done */
+		pv_thread_publish(t, NULL);
+		pv_thread_give_owed(t, owed);
+	}
 	if (unrecorded) { /* it ran BUSY and marked: back to what the signal found */
 		pv_signal_fence();
 		t->in_slow_path = was_abandonable;
