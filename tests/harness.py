@@ -326,6 +326,25 @@ def command(*args, cwd=None, env=None, timeout=120):
                           timeout=timeout)
 
 
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def write_json(directory, name, doc):
+    """doc as directory/name; its path."""
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def line_of(path, text):
+    """The number of the first line of the file at path that holds text."""
+    with open(path) as f:
+        return next(i for i, l in enumerate(f, 1) if text in l)
+
+
 _validator = []
 
 

@@ -22,9 +22,7 @@ def profviz(*args, cwd=None, env=None):
     return h.command(*args, cwd=cwd or tmp, env=env)
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+load = h.load_json
 
 
 def by_name(p):

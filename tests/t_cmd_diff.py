@@ -6,11 +6,9 @@ marks and every number in its labels are checked against figures computed
 here from the two JSON profiles; then --normalize, a profile against itself,
 a program moved to another directory, the table, and the files it refuses."""
 import colorsys
-import json
 import os
 import re
 import shutil
-import subprocess
 import harness as h
 
 # The subject is profviz diff on short runs whose every function has a cost: times read by the hooks.
@@ -24,9 +22,7 @@ prog = h.build("dm_change", flags=h.NO_INLINE)
 profviz = h.command
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+load = h.load_json
 
 
 NODE = re.compile(r'^  (f\d+|root) \[label="((?:[^"\\]|\\.)*)", (.*)\];$')

@@ -4,11 +4,9 @@
 one, checked against the inputs read here (functions, arcs and call paths by
 name), the processes it records, a merge with itself, profiles from runs at
 other addresses, and the files it must refuse."""
-import collections
 import glob
 import json
 import os
-import subprocess
 import harness as h
 
 t = h.Tap()
@@ -19,9 +17,7 @@ prog = h.build("dm_fork", flags=h.NO_INLINE)
 profviz = h.command
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+load = h.load_json
 
 
 def name_of(d, fid):

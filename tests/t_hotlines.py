@@ -7,10 +7,8 @@ of the samples in the function's code, hottest first, with its source text);
 and a function's "lines" kept by convert and summed by merge, on a profile
 given lines by hand so that every figure is known."""
 import copy
-import json
 import os
 import re
-import subprocess
 import tempfile
 import harness as h
 
@@ -21,28 +19,18 @@ tmp = tempfile.mkdtemp(prefix="profviz-lines-")
 
 
 def profviz(*args):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("PROFVIZ_") and k != "LD_PRELOAD"}
-    return subprocess.run([PROFVIZ] + list(args), capture_output=True, text=True, env=env,
-                          cwd=tmp, timeout=120)
+    return h.command(*args, cwd=tmp)
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+load = h.load_json
 
 
 def write(name, doc):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path
+    return h.write_json(tmp, name, doc)
 
 
 def line_of(text):
-    """The number of the line of cmd_shapes.c that holds text."""
-    with open(SOURCE) as f:
-        return next(i for i, l in enumerate(f, 1) if text in l)
+    return h.line_of(SOURCE, text)
 
 
 def one_line_naming(r, path, what):
@@ -55,8 +43,7 @@ HOT_SOURCE = os.path.join(h.PROGS, "hot_lines.c")
 
 
 def hot_line(name):
-    with open(HOT_SOURCE) as f:
-        return next(i for i, l in enumerate(f, 1) if "HOT " + name in l)
+    return h.line_of(HOT_SOURCE, "HOT " + name)
 
 
 def line_samples(f):

@@ -33,15 +33,10 @@ def profviz(*args):
 
 
 def write(name, doc):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path
+    return h.write_json(tmp, name, doc)
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+load = h.load_json
 
 
 def by_name(doc, key):

@@ -12,7 +12,6 @@ import glob
 import json
 import os
 import re
-import subprocess
 import tempfile
 import jsonschema
 import harness as h
@@ -33,9 +32,7 @@ DEFS = SCHEMA["$defs"]
 validator = jsonschema.Draft202012Validator(SCHEMA)
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+load = h.load_json
 
 
 errors = h.schema_errors
@@ -46,10 +43,7 @@ def profviz(*args):
 
 
 def write(name, doc):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path
+    return h.write_json(tmp, name, doc)
 
 
 def holds(path, what):
