@@ -92,7 +92,8 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 		struct pv_frame *f = t->top;
 		pv_thread_publish(t, NULL); /* the hook's own time: the sampler drops it */
 		if (likely(pv_can_push_above(t, f, sp))) {
-			pv_thread_settle_owed(t, f->node);
+			if (mode != PV_MODE_CLOCK) /* the clock line runs without a sampler */
+				pv_thread_settle_owed(t, f->node);
 			struct pv_node *c = f->node->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
 				pv_push(t, f, c, sp, nev, read);
@@ -130,7 +131,8 @@ PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, const int mode, const
 	if (likely(t->mode == mode) && likely(f->node->fn == fn)) {
 		uint64_t now[PV_MAX_EVENTS];
 		pv_thread_publish(t, NULL);
-		pv_thread_settle_owed(t, f->node);
+		if (mode != PV_MODE_CLOCK)
+			pv_thread_settle_owed(t, f->node);
 		read(t, now);
 		pv_pop_at(t, f, now, nev);
 		return;

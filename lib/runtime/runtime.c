@@ -185,9 +185,13 @@ static pid_t gettid_raw(void)
 
 /* No event: the count-only hooks; the inlined TSC path serves the
  * single-event TSC case; all else reads through the counter backends. */
+/* The clock line (NULL: the TSC alone) is time read by the hooks, with no
+ * sampler: its hooks need not look for a charge owed (hooks.h). The TSC
+ * named beside sampled time goes through the counters. */
 static pv_read_fn *thread_reader(void)
 {
-	if (pv_events.n == 0 || (pv_events.n == 1 && pv_event_is_tsc(&pv_events.ev[0])))
+	if (pv_events.n == 0 ||
+	    (!pv_time_sampled && pv_events.n == 1 && pv_event_is_tsc(&pv_events.ev[0])))
 		return NULL;
 	return pv_read_counters;
 }
