@@ -68,6 +68,19 @@ static int parse_time_source(const char *value)
 	return 0;
 }
 
+/* PROFVIZ_INLINED: "host" (the default: a body the compiler inlined is
+ * counted, its time stays in the function it was inlined into) or
+ * "frames" (each inlined body pushed as a call of its own). */
+static int parse_inlined(const char *value)
+{
+	if (!value || !*value || !strcmp(value, "host"))
+		return 0;
+	if (!strcmp(value, "frames"))
+		return 1;
+	pv_log("PROFVIZ_INLINED='%s' is not 'host' or 'frames'; using host", value);
+	return 0;
+}
+
 /* PROFVIZ_RATE: looks per second, from PV_MIN_RATE_HZ to PV_MAX_RATE_HZ;
  * "1k", "4k" say thousands. */
 static unsigned parse_rate(const char *value)
@@ -191,6 +204,7 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 					  PV_DEFAULT_EDGE_THRESHOLD);
 	c->time_from_hooks = parse_time_source(get("PROFVIZ_TIME"));
 	c->rate_hz = parse_rate(get("PROFVIZ_RATE"));
+	c->inlined_as_frames = parse_inlined(get("PROFVIZ_INLINED"));
 	const char *output = get("PROFVIZ_OUTPUT");
 	if (secure && output) {
 		pv_log("PROFVIZ_OUTPUT is ignored in a setuid/setgid program; writing %s",
