@@ -5,9 +5,9 @@ gcc -O2 and clang -O2 (progs/inlined.c: kind_of inlined at every call,
 weight at all but a pointer's): the graph, rendered by graphviz, dashes an
 arc whose every call was inlined and says so in its label, and a function
 inlined everywhere says into what; `profviz dot` says the same from the
-JSON; callgrind_annotate, go tool pprof, speedscope's schema and the
-folded format still read the profile as they read any other; `profviz
-convert` keeps the counts."""
+JSON; `profviz report` marks both in its tables; callgrind_annotate, go
+tool pprof, speedscope's schema and the folded format still read the
+profile as they read any other; `profviz convert` keeps the counts."""
 import os
 import re
 import subprocess
@@ -85,6 +85,18 @@ for compiler in ("gcc", "clang"):
              re.search(r'-> f\d+ \[label="[^"]*%d×, inlined\\l", style=dashed' % INLINED,
                        d.stdout),
              "profviz dot says the same from the JSON", diag=d.stderr)
+
+    with t.case(compiler + ": profviz report"):
+        rep = h.command("report", "--color", "never", "--top", "0", r.file("prof.json"))
+        t.eq(rep.returncode, 0, "profviz report")
+        rows = {m.group(1): m.group(2) for m in re.finditer(
+            r"^.*?  (\w+)  \(inlined\.c:\d+\)(.*)$", rep.stdout, re.M)}
+        t.eq((rows.get("kind_of"), rows.get("weight"), rows.get("sum_kinds")),
+             ("  inlined into sum_kinds", "  %d calls inlined into sum_kinds" % INLINED, ""),
+             "the flat profile says which functions' calls were inlined, and into what")
+        t.ok(re.search(r"\s%d  sum_kinds -> kind_of  \(inlined\)$" % INLINED, rep.stdout, re.M)
+             and re.search(r"\s%d  main -> weight$" % ROUNDS, rep.stdout, re.M),
+             "the arcs say which were inlined", diag=rep.stdout[-1200:])
 
     with t.case(compiler + ": other formats, read by their readers"):
         # callgrind: an inlined arc is an arc with its calls and cost.

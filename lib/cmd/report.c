@@ -2,7 +2,8 @@
 /*
  * report.c — `profviz report`: the flat profile and the hottest arcs in the
  * terminal, as perf report and gprof show them. Colour only on a terminal.
- * Sampled time gets its samples column, and its few-samples mark.
+ * Sampled time gets its samples column, and its few-samples mark. Calls the
+ * compiler inlined are said on their functions and arcs (inlined.h).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -17,6 +18,7 @@
 #include "cmd/part.h"
 #include "output/dotstyle.h"
 #include "base/paths.h"
+#include "model/inlined.h"
 #include "model/trust.h"
 
 static const char usage[] =
@@ -46,6 +48,7 @@ struct view {
 	int exact, colour;
 	int ipc_instructions, ipc_cycles; /* event indexes, or -1 */
 	const struct pv_report *run; /* the whole run, whatever part r is */
+	const struct pv_host *hosts; /* r's, by function id: where inlined calls ran */
 };
 
 static const struct view *sorting; /* qsort has no context argument */
@@ -127,6 +130,25 @@ static void where(const struct pv_rfunc *f)
 		printf("  (%s:%d)", pv_path_base(f->sym.file), f->sym.line);
 }
 
+/* "inlined into f", "inlined into f and 2 others": where f's calls ran
+ * when the compiler inlined them (their self counts there); "12 calls
+ * inlined into f" when only some were. Nothing when none was. */
+static void inlined_note(const struct view *v, const struct pv_rfunc *f)
+{
+	const struct pv_host *h = &v->hosts[f->id];
+	if (!f->inlined_calls)
+		return;
+	if (pv_all_inlined(f))
+		printf("  inlined");
+	else
+		printf("  %" PRIu64 " call%s inlined", f->inlined_calls,
+		       f->inlined_calls == 1 ? "" : "s");
+	if (h->func >= 0)
+		printf(" into %s", v->r->funcs[h->func].sym.name);
+	if (h->others)
+		printf(" and %u other%s", h->others, h->others == 1 ? "" : "s");
+}
+
 static void heading(const struct view *v)
 {
 	const struct pv_report *r = v->r;
@@ -164,7 +186,7 @@ static void flat(const struct view *v, unsigned top)
 	unsigned rows = top && top < r->n_funcs ? top : r->n_funcs;
 	int ipc = v->ipc_instructions >= 0 && v->ipc_cycles >= 0;
 	int sampled = pv_sampled(r, v->ev);
-	unsigned few = 0;
+	unsigned few = 0, inlined = 0;
 	printf("\n%7s %7s %12s %12s %12s %12s%s%s  function\n", "self%", "total%", "self", "total",
 	       "calls", "per call", ipc ? "   IPC" : "", sampled ? "   samples" : "");
 	for (unsigned n = 0; n < rows; n++) {
@@ -191,6 +213,8 @@ static void flat(const struct view *v, unsigned top)
 		}
 		printf("  %s", f->sym.name);
 		where(f);
+		inlined_note(v, f);
+		inlined += f->inlined_calls > 0;
 		printf("%s\n", plain(v));
 	}
 	if (rows < r->n_funcs)
@@ -198,6 +222,9 @@ static void flat(const struct view *v, unsigned top)
 	if (few)
 		printf("? its self rests on fewer than %d samples (worse than \xc2\xb1%.0f%% of itself)\n",
 		       PV_FEW_SAMPLES, 100 * pv_sampling_error(PV_FEW_SAMPLES));
+	if (inlined)
+		printf("inlined into F: the compiler inlined those calls into F (their hooks stay,\n"
+		       "and count them); their self counts in F's, the code they ran as\n");
 	free(order);
 }
 
@@ -222,9 +249,14 @@ static void arcs(const struct view *v, unsigned top)
 			printf("%8.2f%% ", percent(a->total[v->ev], r->funcs[a->caller].total[v->ev]));
 		else
 			printf("%9s ", "-");
-		printf("%12" PRIu64 "  %s -> %s%s\n", a->calls,
+		printf("%12" PRIu64 "  %s -> %s", a->calls,
 		       a->caller >= 0 ? r->funcs[a->caller].sym.name : "<uninstrumented>",
-		       r->funcs[a->callee].sym.name, plain(v));
+		       r->funcs[a->callee].sym.name);
+		if (a->inlined_calls == a->calls)
+			printf("  (inlined)");
+		else if (a->inlined_calls)
+			printf("  (%" PRIu64 " inlined)", a->inlined_calls);
+		printf("%s\n", plain(v));
 		shown++;
 	}
 	if (rows < r->n_arcs)
@@ -432,12 +464,19 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 }
 
 /* The tables, then what is in doubt. */
-static int print_report(const struct view *v, unsigned long top)
+static int print_report(struct view *v, unsigned long top)
 {
+	struct pv_host *hosts = pv_inlined_hosts(v->r);
+	if (!hosts) {
+		fputs("profviz report: out of memory\n", stderr);
+		return PV_EXIT_TROUBLE;
+	}
+	v->hosts = hosts;
 	heading(v);
 	flat(v, (unsigned)top);
 	arcs(v, (unsigned)top);
 	doubts(v);
+	free(hosts);
 	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
 }
 
@@ -457,7 +496,7 @@ int pv_cmd_report(int argc, char **argv)
 	}
 	struct view v = { &l.r, 0, o.key, o.exact, o.colour,
 			  pv_report_event(&l.r, "instructions"), pv_report_event(&l.r, "cycles"),
-			  &l.r };
+			  &l.r, NULL };
 	int status = PV_EXIT_TROUBLE;
 	struct pv_report part;
 	int ev = o.event ? pv_report_event(&l.r, o.event) : 0;
