@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/compiler.h"
 #include "cmd/hotlines.h"
 #include "cmd/part.h"
 #include "output/dotstyle.h"
@@ -297,6 +298,74 @@ static const char *also_matched(const struct pv_report *r, const char *name)
 
 #define PV_DOUBTS_SHOWN 12
 
+/* Which compiler built the modules of the functions listed (their ids in
+ * order[0..n)): one, or PV_BUILT_UNKNOWN when they differ or a module
+ * cannot be told. */
+static enum pv_compiler built_by(const struct pv_report *r, const int *order, unsigned n)
+{
+	enum pv_compiler built = PV_BUILT_UNKNOWN;
+	for (unsigned i = 0; i < n; i++) {
+		const char *module = r->funcs[order[i]].sym.module;
+		unsigned j = 0;
+		while (j < i && strcmp(r->funcs[order[j]].sym.module, module))
+			j++;
+		if (j < i)
+			continue; /* told already */
+		enum pv_compiler this = pv_module_compiler(module);
+		if (this == PV_BUILT_UNKNOWN || (i && this != built))
+			return PV_BUILT_UNKNOWN;
+		built = this;
+	}
+	return built;
+}
+
+/* gcc's flag that leaves the listed names out of instrumentation, inlined
+ * bodies included; a name that would leave out another function of the
+ * build too is said apart, to be marked instead. */
+static void gcc_exclusion(const struct view *v, char names[][256], unsigned listed)
+{
+	/* gcc leaves out every function whose name contains a listed one: a
+	 * name that another function of this run contains is not listed. */
+	unsigned exact = 0;
+	const char *over[PV_DOUBTS_SHOWN];
+	for (unsigned i = 0; i < listed; i++) {
+		over[i] = also_matched(v->run, names[i]); /* the flag applies to the build */
+		exact += !over[i];
+	}
+	if (exact) {
+		printf(", or with\ngcc add (it leaves out every function whose name contains one of "
+		       "these;\nnone of this run's other functions does)\n"
+		       "  -finstrument-functions-exclude-function-list=");
+		for (unsigned i = 0, n = 0; i < listed; i++)
+			if (!over[i])
+				printf("%s%s", n++ ? "," : "", names[i]);
+	}
+	printf("\n");
+	for (unsigned i = 0; i < listed; i++)
+		if (over[i])
+			printf("  %s: not in the flag, which would leave out %s too: mark it instead\n",
+			       names[i], over[i]);
+}
+
+/* clang has no flag to leave functions out by name (it rejects gcc's);
+ * it can instrument after inlining, which leaves out the hooks of every
+ * body it inlined, those listed as inlined among them. */
+static void clang_exclusion(enum pv_compiler built, unsigned inlined)
+{
+	if (built == PV_BUILT_UNKNOWN)
+		printf("Whether gcc or clang built them is not known here (their files cannot be\n"
+		       "read, or differ); if clang did: it has no flag to leave functions out by name");
+	else
+		printf("clang built them: it has no flag to leave functions out by name");
+	if (!inlined) {
+		printf(".\n");
+		return;
+	}
+	printf(";\nthose inlined lose their hooks with clang's\n"
+	       "  -finstrument-functions-after-inlining\n"
+	       "in place of -finstrument-functions (the calls left after inlining keep theirs).\n");
+}
+
 /* A function is listed when its hooks cost this share of the raw run or
  * more: one called a few times is cheaper than its hooks too, and its
  * hooks do not matter. */
@@ -353,12 +422,18 @@ static void doubts(const struct view *v)
 	printf("; the busiest:\n%12s %12s  function\n", "calls", "self a call");
 	unsigned rows = busy < PV_DOUBTS_SHOWN ? busy : PV_DOUBTS_SHOWN;
 	char names[PV_DOUBTS_SHOWN][256];
-	unsigned listed = 0;
+	unsigned listed = 0, inlined = 0;
 	for (unsigned i = 0; i < rows; i++) {
 		const struct pv_rfunc *f = &r->funcs[order[i]];
 		printf("%12" PRIu64 " ", f->calls);
-		amount(v, (double)f->self[ev] / (double)f->calls, 12);
-		printf("  %s\n", f->sym.name);
+		if (pv_all_inlined(f)) /* its self is its host's */
+			printf("%12s", "-");
+		else
+			amount(v, (double)f->self[ev] / (double)f->calls, 12);
+		printf("  %s", f->sym.name);
+		inlined_note(v, f);
+		printf("\n");
+		inlined += f->inlined_calls > 0;
 		char *name = names[listed];
 		if (!exclude_name(f->sym.name, name, sizeof(names[0])))
 			continue; /* the attribute only */
@@ -367,29 +442,16 @@ static void doubts(const struct view *v)
 			j++;
 		listed += j == listed; /* overloads share a name */
 	}
-	/* gcc leaves out every function whose name contains a listed one: a
-	 * name that another function of this run contains is not listed. */
-	unsigned exact = 0;
-	const char *over[PV_DOUBTS_SHOWN];
-	for (unsigned i = 0; i < listed; i++) {
-		over[i] = also_matched(v->run, names[i]); /* the flag applies to the build */
-		exact += !over[i];
-	}
+	enum pv_compiler built = built_by(r, order, rows);
 	printf("To cut the hooks' cost, build them without hooks (their time then counts\n"
-	       "in their callers'): mark them PROFVIZ_NO_INSTRUMENT (profviz.h)");
-	if (exact) {
-		printf(", or with\ngcc add (it leaves out every function whose name contains one of "
-		       "these;\nnone of this run's other functions does)\n"
-		       "  -finstrument-functions-exclude-function-list=");
-		for (unsigned i = 0, n = 0; i < listed; i++)
-			if (!over[i])
-				printf("%s%s", n++ ? "," : "", names[i]);
-	}
-	printf("\n");
-	for (unsigned i = 0; i < listed; i++)
-		if (over[i])
-			printf("  %s: not in the flag, which would leave out %s too: mark it instead\n",
-			       names[i], over[i]);
+	       "in their callers'): mark them PROFVIZ_NO_INSTRUMENT (profviz.h; gcc's and\n"
+	       "clang's __attribute__((no_instrument_function)))");
+	if (built != PV_BUILT_CLANG)
+		gcc_exclusion(v, names, listed);
+	else
+		printf("\n");
+	if (built != PV_BUILT_GCC)
+		clang_exclusion(built, inlined);
 	free(order);
 }
 
