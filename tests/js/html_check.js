@@ -2,8 +2,8 @@
 // html_check.js — drives a page `profviz html` wrote in Debian's chromium
 // and prints what it saw, as JSON, for tests/t_html.py to judge against
 // the profile. usage: node html_check.js CONFIG.json
-// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, shots: DIR, nodeAbove: %,
-//           arcAbove: % }
+// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, inlined: PAGE, shots: DIR,
+//           nodeAbove: %, arcAbove: % }
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -293,6 +293,47 @@ async function slideTo(page, name, above) {
     out.sampled.panel = { rare: await panelOf("rare"), compute: await panelOf("compute"),
                           wait: await panelOf("<blocked: nanosleep>") };
     out.hotHeads = await page.evaluate(() => [...document.querySelectorAll("#table th")].map((th) => th.textContent));
+
+    // a page with calls the compiler inlined: the table's column, the
+    // panel of a function inlined everywhere and of its host, the dashed
+    // arc and what hovering it says
+    const ip = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(ip);
+    await loadTimed(ip, cfg.inlined);
+    out.inlined = await ip.evaluate(() => ({
+      dashed: [...document.querySelectorAll("#graph g.edge")]
+        .filter((g) => g.querySelector("path[stroke-dasharray]"))
+        .map((g) => g.dataset.key),
+    }));
+    // hover the middle of the arc's line (its bounding box's need not be on it)
+    const edge = ip.locator("#graph g.edge[data-key='" + cfg.inlinedEdge + "'] path").first();
+    const middle = await edge.evaluate((p) => {
+      const pt = p.getPointAtLength(p.getTotalLength() / 2), m = p.getScreenCTM();
+      return { x: pt.x * m.a + pt.y * m.c + m.e, y: pt.x * m.b + pt.y * m.d + m.f };
+    });
+    await ip.mouse.move(middle.x, middle.y);
+    out.inlined.edgeTip = await ip.evaluate(() => document.getElementById("tip").innerText);
+    await ip.click("#tabs button[data-view='table']");
+    out.inlined.table = await ip.evaluate(() => {
+      const heads = [...document.querySelectorAll("#table th")].map((th) => th.textContent.replace(/ [\u25be\u25b4]$/, ""));
+      const col = heads.indexOf("Inlined");
+      return {
+        heads,
+        rows: [...document.querySelectorAll("#table tbody tr")].map((tr) =>
+          [tr.cells[0].textContent, col < 0 ? null : tr.cells[col].textContent]),
+      };
+    });
+    await ip.screenshot({ path: path.join(cfg.shots, "inlined-table.png") });
+    const inlinedPanel = async (name) => {
+      await ip.click("#table tbody tr:has(td:text-is('" + name + "'))");
+      const text = await ip.evaluate(() => document.getElementById("details").innerText);
+      await ip.keyboard.press("Escape");
+      await ip.click("#tabs button[data-view='table']");
+      return text;
+    };
+    out.inlined.panel = { kind_of: await inlinedPanel("kind_of"),
+                          sum_kinds: await inlinedPanel("sum_kinds"),
+                          weight: await inlinedPanel("weight") };
   } catch (e) {
     out.exception = String(e.stack || e);
   }
