@@ -72,6 +72,31 @@ async function slideTo(page, name, above) {
   return slidersSeen(page);
 }
 
+// The table's heads, and each row's function with its cell in column
+// NAME (null when there is none) and whether that cell is marked few.
+async function tableColumn(page, name) {
+  await page.click("#tabs button[data-view='table']");
+  return page.evaluate((name) => {
+    const heads = [...document.querySelectorAll("#table th")].map((th) => th.textContent.replace(/ [\u25be\u25b4]$/, ""));
+    const col = heads.indexOf(name);
+    return {
+      heads,
+      rows: [...document.querySelectorAll("#table tbody tr")].map((tr) =>
+        [tr.cells[0].textContent, col < 0 ? null : tr.cells[col].textContent, col >= 0 && tr.cells[col].classList.contains("few")]),
+    };
+  }, name);
+}
+
+// The side panel's text for the function named NAME, picked in the table
+// (which is shown again after).
+async function panelOf(page, name) {
+  await page.click("#table tbody tr:has(td:text-is('" + name + "'))");
+  const text = await page.evaluate(() => document.getElementById("details").innerText);
+  await page.keyboard.press("Escape");
+  await page.click("#tabs button[data-view='table']");
+  return text;
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
   const out = {};
@@ -272,26 +297,10 @@ async function slideTo(page, name, above) {
       };
     });
     await sp.screenshot({ path: path.join(cfg.shots, "sampled.png") });
-    await sp.click("#tabs button[data-view='table']");
-    out.sampled.table = await sp.evaluate(() => {
-      const heads = [...document.querySelectorAll("#table th")].map((th) => th.textContent.replace(/ [\u25be\u25b4]$/, ""));
-      const col = heads.indexOf("Samples");
-      return {
-        heads,
-        rows: [...document.querySelectorAll("#table tbody tr")].map((tr) =>
-          [tr.cells[0].textContent, col < 0 ? null : tr.cells[col].textContent, col >= 0 && tr.cells[col].classList.contains("few")]),
-      };
-    });
+    out.sampled.table = await tableColumn(sp, "Samples");
     await sp.screenshot({ path: path.join(cfg.shots, "sampled-table.png") });
-    const panelOf = async (name) => {
-      await sp.click("#table tbody tr:has(td:text-is('" + name + "'))");
-      const text = await sp.evaluate(() => document.getElementById("details").innerText);
-      await sp.keyboard.press("Escape");
-      await sp.click("#tabs button[data-view='table']");
-      return text;
-    };
-    out.sampled.panel = { rare: await panelOf("rare"), compute: await panelOf("compute"),
-                          wait: await panelOf("<blocked: nanosleep>") };
+    out.sampled.panel = { rare: await panelOf(sp, "rare"), compute: await panelOf(sp, "compute"),
+                          wait: await panelOf(sp, "<blocked: nanosleep>") };
     out.hotHeads = await page.evaluate(() => [...document.querySelectorAll("#table th")].map((th) => th.textContent));
 
     // a page with calls the compiler inlined: the table's column, the
@@ -313,27 +322,10 @@ async function slideTo(page, name, above) {
     });
     await ip.mouse.move(middle.x, middle.y);
     out.inlined.edgeTip = await ip.evaluate(() => document.getElementById("tip").innerText);
-    await ip.click("#tabs button[data-view='table']");
-    out.inlined.table = await ip.evaluate(() => {
-      const heads = [...document.querySelectorAll("#table th")].map((th) => th.textContent.replace(/ [\u25be\u25b4]$/, ""));
-      const col = heads.indexOf("Inlined");
-      return {
-        heads,
-        rows: [...document.querySelectorAll("#table tbody tr")].map((tr) =>
-          [tr.cells[0].textContent, col < 0 ? null : tr.cells[col].textContent]),
-      };
-    });
+    out.inlined.table = await tableColumn(ip, "Inlined");
     await ip.screenshot({ path: path.join(cfg.shots, "inlined-table.png") });
-    const inlinedPanel = async (name) => {
-      await ip.click("#table tbody tr:has(td:text-is('" + name + "'))");
-      const text = await ip.evaluate(() => document.getElementById("details").innerText);
-      await ip.keyboard.press("Escape");
-      await ip.click("#tabs button[data-view='table']");
-      return text;
-    };
-    out.inlined.panel = { kind_of: await inlinedPanel("kind_of"),
-                          sum_kinds: await inlinedPanel("sum_kinds"),
-                          weight: await inlinedPanel("weight") };
+    out.inlined.panel = { kind_of: await panelOf(ip, "kind_of"), sum_kinds: await panelOf(ip, "sum_kinds"),
+                          weight: await panelOf(ip, "weight") };
   } catch (e) {
     out.exception = String(e.stack || e);
   }
