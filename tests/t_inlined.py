@@ -143,4 +143,43 @@ for compiler in ("gcc", "clang"):
                     for k in ("functions", "arcs", "paths")]
         t.eq(inlined_of(q), inlined_of(p.data), "inlined_calls of every record, read and "
              "written again")
+
+
+def arcs_of(p):
+    """{(caller, callee): (calls, inlined calls)}."""
+    name = lambda i: None if i is None else p.by_id[i]["name"]
+    return {(name(a["caller"]), name(a["callee"])): (a["calls"], a.get("inlined_calls", 0))
+            for a in p.data["arcs"]}
+
+
+NEST_ROUNDS = 200
+BODIES = {("host", "outer"), ("outer", "inner"), ("jumper", "bail")}
+for compiler in ("gcc", "clang"):
+    exe = h.build("inlined_nest", compiler=compiler,
+                  out=os.path.join(h.BUILD, "inlined_nest-" + compiler))
+    truth = h.build("inlined_nest", compiler=compiler, flags=["-DOUT_OF_LINE"],
+                    out=os.path.join(h.BUILD, "inlined_nest-out-" + compiler))
+    with t.case(compiler + ": nested, called from, left by longjmp"):
+        want = arcs_of(h.run([truth, str(NEST_ROUNDS)], outputs="prof.json").json())
+        r = h.run([exe, str(NEST_ROUNDS)], outputs="prof.json")
+        p = r.json()
+        got = arcs_of(p)
+        t.eq({k: v[0] for k, v in got.items()}, {k: v[0] for k, v in want.items()},
+             "the same arcs and calls as with every body a call of its own")
+        t.eq({k: v[1] for k, v in got.items() if k in BODIES},
+             {k: v[0] for k, v in got.items() if k in BODIES},
+             "the inlined bodies' calls counted as inlined, the nested one's too")
+        t.eq(got.get(("outer", "real_leaf"), (0, -1))[1], 0,
+             "a real call from inside an inlined body is a call, under that body")
+        t.eq(p.data["stray_exits"], 0, "no stray exit, the body left by longjmp included")
+        t.eq([p.func(n)["self"][0] for n in ("outer", "inner", "bail")], [0, 0, 0],
+             "an inlined body's self is its host's")
+    with t.case(compiler + ": PROFVIZ_INLINED=frames"):
+        r = h.run([exe, str(NEST_ROUNDS)], outputs="prof.json", env={"PROFVIZ_INLINED": "frames"})
+        p = r.json()
+        got = arcs_of(p)
+        t.eq({k: v[0] for k, v in got.items()}, {k: v[0] for k, v in want.items()},
+             "the same arcs and calls")
+        t.eq([k for k, v in got.items() if v[1]], [], "none counted as inlined")
+        t.eq(h.strip_profviz(r.stderr), b"", "no message: a value it takes")
 t.done()
