@@ -150,26 +150,35 @@ def part_profile(path):
                 (2, 3, 10**6, 10**6, 3 * 10**6)])
 
 
-def profile_of(path, names, rows):
+def profile_of(path, names, rows, module="/bin/part", inlined=None):
     """A saved profile of one thread: rows are (parent, function, calls, self,
-    raw_self), one call path each, parents first; the hooks cost 2 ns a call."""
+    raw_self), one call path each, parents first; the hooks cost 2 ns a call.
+    inlined: {row: how many of its calls ran inlined into its parent}."""
     n = len(rows)
     total, raw = [0] * n, [0] * n
+    inlined = inlined or {}
     for i in reversed(range(n)):
         total[i] += rows[i][3]
         raw[i] += rows[i][4]
         if rows[i][0] is not None:
             total[rows[i][0]] += total[i]
             raw[rows[i][0]] += raw[i]
-    funcs = [{"id": i, "name": name, "module": "/bin/part", "address": hex(0x1000 + 16 * i),
-              "calls": rows[i][2], "self": [rows[i][3]], "total": [total[i]],
-              "raw_self": [rows[i][4]], "raw_total": [raw[i]]} for i, name in enumerate(names)]
-    arcs = [{"caller": rows[i][0], "callee": i, "calls": rows[i][2], "nested_calls": 0,
-             "total": [total[i]], "raw_total": [raw[i]]} for i in range(n)]
-    paths = [{"parent": rows[i][0], "function": i, "calls": rows[i][2], "self": [rows[i][3]],
-              "total": [total[i]], "raw_self": [rows[i][4]]} for i in range(n)]
+
+    def with_inlined(i, record):
+        return dict(record, inlined_calls=inlined[i]) if inlined.get(i) else record
+    funcs = [with_inlined(i, {"id": i, "name": name, "module": module,
+                              "address": hex(0x1000 + 16 * i), "calls": rows[i][2],
+                              "self": [rows[i][3]], "total": [total[i]],
+                              "raw_self": [rows[i][4]], "raw_total": [raw[i]]})
+             for i, name in enumerate(names)]
+    arcs = [with_inlined(i, {"caller": rows[i][0], "callee": i, "calls": rows[i][2],
+                             "nested_calls": 0, "total": [total[i]], "raw_total": [raw[i]]})
+            for i in range(n)]
+    paths = [with_inlined(i, {"parent": rows[i][0], "function": i, "calls": rows[i][2],
+                              "self": [rows[i][3]], "total": [total[i]],
+                              "raw_self": [rows[i][4]]}) for i in range(n)]
     with open(path, "w") as f:
-        json.dump({"format": "profviz-1", "revision": 2, "program": "/bin/part", "pid": 1,
+        json.dump({"format": "profviz-1", "revision": 2, "program": module, "pid": 1,
                    "events": ["tsc"], "backend": "tsc", "backends": ["tsc"], "units": ["ns"],
                    "running_ratio": [1], "run_total": [total[0]], "compensated": True,
                    "raw_run_total": [raw[0]],
@@ -243,6 +252,69 @@ with t.case("the flag leaves out nothing else"):
          "  match: not in the flag, which would leave out str_match too" in rep.stdout,
          "--root: a function outside the part still keeps a name out of the flag",
          diag=rep.stdout[-700:])
+
+with t.case("inlined calls, and the compiler's form"):
+    # kind_of ran inlined into f at every call, as gcc and clang keep an
+    # inlined body's hooks: they cost as any other's, and leaving kind_of
+    # out of instrumentation takes them away (followed below). Which form
+    # the report gives depends on the compiler that built the module.
+    inl_gcc = h.build("inlined")
+    inl_clang = h.build("inlined", compiler="clang", out=os.path.join(h.BUILD, "inlined-clang"))
+    work = tempfile.mkdtemp(prefix="profviz-doubts-")
+    said = {}
+    for built, module in (("gcc", inl_gcc), ("clang", inl_clang),
+                          ("unknown", os.path.join(work, "gone"))):
+        path = os.path.join(work, built + ".json")
+        profile_of(path, ["main", "f", "kind_of", "leaf"],
+                   [(None, 0, 1, 1000, 1000), (0, 1, 1, 10**6, 10**6), (1, 2, 10**6, 0, 2 * 10**6),
+                    (0, 3, 10**6, 10**6, 3 * 10**6)], module=module, inlined={2: 10**6})
+        said[built] = report(path).stdout
+    rows = re.search(r"self a call\s+function\n(.*?)\nTo cut", said["gcc"], re.S)
+    t.ok(rows and re.search(r"^\s+1000000\s+-  kind_of  inlined into f$", rows.group(1), re.M),
+         "an inlined function is listed, its self a call '-' (its host's), said inlined into f",
+         diag=said["gcc"][-900:])
+    flag = re.search(r"-finstrument-functions-exclude-function-list=(\S+)", said["gcc"])
+    t.ok(flag and flag.group(1) == "kind_of,leaf" and "clang built" not in said["gcc"] and
+         "after-inlining" not in said["gcc"],
+         "gcc built it: gcc's flag, the inlined function in it, no word of clang",
+         diag=said["gcc"][-900:])
+    t.ok("exclude-function-list" not in said["clang"] and
+         "clang built them: it has no flag to leave functions out by name;\nthose inlined lose "
+         "their hooks with clang's\n  -finstrument-functions-after-inlining\nin place of "
+         "-finstrument-functions" in said["clang"] and
+         "__attribute__((no_instrument_function))" in said["clang"],
+         "clang built it: no gcc flag (clang rejects it), the attribute, and instrumenting "
+         "after inlining", diag=said["clang"][-900:])
+    t.ok("-finstrument-functions-exclude-function-list=kind_of,leaf" in said["unknown"] and
+         "Whether gcc or clang built them is not known here" in said["unknown"] and
+         "  -finstrument-functions-after-inlining\n" in said["unknown"],
+         "a module that cannot be read: both forms, and why", diag=said["unknown"][-900:])
+    no = subprocess.run(["clang", "-finstrument-functions-exclude-function-list=x", "-x", "c",
+                         "/dev/null", "-c", "-o", "/dev/null"], capture_output=True, text=True)
+    t.ok(no.returncode != 0, "clang does reject gcc's flag", diag=no.stderr)
+
+    # The advice followed: the inlined body's hooks are gone with either
+    # compiler's form, the pointer's calls of weight kept.
+    def calls_of(exe):
+        r = h.run([exe, "200"])
+        return {f["name"]: (f["calls"], f.get("inlined_calls", 0))
+                for f in r.json().data["functions"]}
+    before = calls_of(inl_gcc)
+    t.eq((before.get("kind_of"), before.get("weight")), ((200000, 200000), (200200, 200000)),
+         "as built: every call of kind_of inlined, weight's but the pointer's")
+    for what, exe in (
+            ("gcc's flag", h.build("inlined", flags=[
+                "-finstrument-functions-exclude-function-list=kind_of"],
+                out=os.path.join(h.BUILD, "inlined-no-kind"))),
+            ("clang's -finstrument-functions-after-inlining", h.build(
+                "inlined", compiler="clang", instrument=["-O2", "-g",
+                                                         "-finstrument-functions-after-inlining"],
+                out=os.path.join(h.BUILD, "inlined-after-inlining")))):
+        after = calls_of(exe)
+        t.ok("kind_of" not in after and after.get("weight", (0,))[0] in (200, 200200),
+             "%s: kind_of's hooks are gone (%s)" % (what, sorted(after.items())))
+    # clang after inlining keeps only the pointer's calls of weight.
+    t.eq(after.get("weight"), (200, 0), "after inlining, weight's calls are the pointer's")
 
 with t.case("not compensated"):
     r = h.run([exe, CPU_CALLS], env=dict(CPU_TIME, PROFVIZ_COMPENSATE="0"))

@@ -5,8 +5,9 @@ chromium (tests/js/html_check.js): no errors, no network, search, focus,
 hot path, table sorting, the icicle's zoom and the threshold sliders, each
 checked against the JSON profile of the same run; a 701-function page;
 the profile embedded intact even when its strings hold "</script>"; a page
-of sampled time (its samples, marks and precision); and the command's errors
-(bad JSON, no dot on PATH)."""
+of sampled time (its samples, marks and precision); a page with calls the
+compiler inlined (where they ran, in the table and the panel; the arcs
+marked); and the command's errors (bad JSON, no dot on PATH)."""
 import json
 import os
 import re
@@ -206,6 +207,18 @@ with t.case("sampled"):
          and made["doubt"].startswith("a short run: 924 samples"),
          "html: the page is made with the few-samples limit, the sampling and the short run", made)
 
+# Calls the compiler inlined: progs/inlined.c built as is (gcc -O2).
+INLINED_ROUNDS = 200
+inl = h.build("inlined")
+h.run([inl, str(INLINED_ROUNDS)], outputs="inlined.json", workdir=tmp)
+inl_prof = json.load(open(os.path.join(tmp, "inlined.json")))
+with t.case("inlined"):
+    r = profviz("html", "-n", "0", "-e", "0", "-o", "inlined.html", os.path.join(tmp, "inlined.json"))
+    t.eq(r.returncode, 0, "html: a page with inlined calls", r.stderr)
+    inl_boxes = embedded(open(os.path.join(tmp, "inlined.html"), encoding="utf-8").read(), "boxes")
+    inl_ids = {f["name"]: i for i, f in enumerate(inl_prof["functions"])}
+    inl_edge = "f%d->f%d" % (inl_boxes[inl_ids["sum_kinds"]], inl_boxes[inl_ids["kind_of"]])
+
 cfg = os.path.join(tmp, "cfg.json")
 # The sliders go just above side_three's share (hiding its box) and then
 # above main->side_one's (hiding arcs between boxes still drawn): shares
@@ -217,6 +230,7 @@ side_one_arc = share_of(next(a["total"][0] for a in prof["arcs"]
                              if a["caller"] == ids["main"] and a["callee"] == ids["side_one"]))
 json.dump({"hot": os.path.join(tmp, "hot.html"), "many": os.path.join(tmp, "many.html"),
            "doubt": os.path.join(tmp, "doubt.html"), "sampled": os.path.join(tmp, "sampled.html"),
+           "inlined": os.path.join(tmp, "inlined.html"), "inlinedEdge": inl_edge,
            "shots": shots, "nodeAbove": s3, "arcAbove": side_one_arc}, open(cfg, "w"))
 b = subprocess.run(["node", os.path.join(NODE_DIR, "html_check.js"), cfg], capture_output=True,
                    text=True, cwd=NODE_DIR, timeout=120)
@@ -260,6 +274,29 @@ with t.case("browser"):
          "samples\tnone: its self is blocked time, measured" in pn.get("wait", ""),
          "panel: samples behind the self and what it is good to; '?' when few; a wait's "
          "measured", pn)
+
+    il = seen.get("inlined") or {}
+    n = INLINED_ROUNDS * 1000
+    t.ok("Inlined" not in [x.split(" ")[0] for x in seen.get("hotHeads", [])] and
+         "Inlined" in (il.get("table") or {}).get("heads", []),
+         "table: an Inlined column only when the profile has inlined calls")
+    t.eq(sorted(r[:2] for r in (il.get("table") or {}).get("rows", []) if r[1]),
+         sorted([["kind_of", "inlined into sum_kinds"],
+                 ["weight", "%s calls inlined into sum_kinds" % format(n, ",")]]),
+         "table: where each function's inlined calls ran, all of them or some")
+    ip = il.get("panel") or {}
+    t.ok("\ninlined into sum_kinds\n" in ip.get("kind_of", ""),
+         "panel: a function inlined everywhere says into what", ip.get("kind_of"))
+    t.ok(re.search(r"\nkind_of\t[^\n]*\t%s, inlined$" % format(n, ","), ip.get("sum_kinds", ""), re.M) and
+         re.search(r"\nweight\t[^\n]*\t%s, inlined$" % format(n, ","), ip.get("sum_kinds", ""), re.M),
+         "panel: the host's callees say their calls were inlined", ip.get("sum_kinds"))
+    t.ok(re.search(r"\nsum_kinds\t[^\n]*\t%s, inlined$" % format(n, ","), ip.get("weight", ""), re.M) and
+         re.search(r"\nmain\t[^\n]*\t%s$" % format(INLINED_ROUNDS, ","), ip.get("weight", ""), re.M) and
+         "\n%s calls inlined into sum_kinds\n" % format(n, ",") in ip.get("weight", ""),
+         "panel: of a function inlined at some calls, which arc was, and how many", ip.get("weight"))
+    t.ok(inl_edge in il.get("dashed", []), "graph: the inlined arc is dashed", il.get("dashed"))
+    t.ok("calls\t%s, inlined" % format(n, ",") in il.get("edgeTip", ""),
+         "hover on that arc: its calls, inlined", il.get("edgeTip"))
 
     f = funcs[ids["gamma"]]
     want = [f["name"], "%s:%d" % (f["file"], f["line"]), prog, "calls"]

@@ -130,10 +130,11 @@ PV.graph = {
       : (m.idsOfKey.get(from) || []).flatMap((id) => m.callees[id]).filter((a) => callees.has(a.callee));
     const total = arcs.reduce((s, a) => s + a.total[0], 0);
     const calls = arcs.reduce((s, a) => s + a.calls, 0);
+    const inlined = arcs.reduce((s, a) => s + (a.inlined_calls || 0), 0);
     const name = (k) => k === "root" ? "(program)" : F.esc(m.funcs[m.idsOfKey.get(k)[0]].name);
     return "<b>" + name(from) + "</b> &rarr; <b>" + name(to) + "</b><table>" +
       "<tr><td>total</td><td>" + F.human(total, m.unit) + " (" + F.pct(total, m.run) + ")</td></tr>" +
-      "<tr><td>calls</td><td>" + F.count(calls) + "</td></tr>" +
+      "<tr><td>calls</td><td>" + F.count(calls) + PV.inlinedCalls(calls, inlined) + "</td></tr>" +
       "<tr><td>per call</td><td>" + (calls ? F.human(total / calls, m.unit) : "-") + "</td></tr></table>";
   },
 

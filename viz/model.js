@@ -6,7 +6,10 @@
  * of a header's function into one box), each box's and each graph arc's
  * total (what the threshold sliders judge by), and the hot path. When the
  * first event is sampled time, few (the command's PV_FEW_SAMPLES) is the
- * number of samples under which a self is marked uncertain. */
+ * number of samples under which a self is marked uncertain. The arcs'
+ * inlined_calls say which calls the compiler inlined into their caller
+ * (their self counts there): inlinedInto lists, for each function, the
+ * callers that inlined some of its calls, most first. */
 PV.model = function (prof, boxOf, few) {
   const funcs = prof.functions;
   const m = {
@@ -18,6 +21,8 @@ PV.model = function (prof, boxOf, few) {
     callers: funcs.map(() => []), // arcs into each function
     callees: funcs.map(() => []), // arcs out of it
     rootArcs: [],                 // calls from outside instrumented code
+    inlinedInto: funcs.map(() => []), // arcs that inlined some of its calls
+    anyInlined: false,
     idsOfKey: new Map(),          // "f12" -> the ids its box stands for
   };
   funcs.forEach((f, i) => {
@@ -32,13 +37,42 @@ PV.model = function (prof, boxOf, few) {
     if (a.caller === null) m.rootArcs.push(a);
     else m.callees[a.caller].push(a);
     m.callers[a.callee].push(a);
+    if (a.caller !== null && a.inlined_calls) {
+      m.inlinedInto[a.callee].push(a);
+      m.anyInlined = true;
+    }
   }
   PV.boxTotals(m);
   const heavier = (a, b) => b.total[0] - a.total[0];
   m.rootArcs.sort(heavier);
   m.callers.forEach((l) => l.sort(heavier));
   m.callees.forEach((l) => l.sort(heavier));
+  // the host of most of its inlined calls first; a tie to the hotter
+  m.inlinedInto.forEach((l) => l.sort((a, b) => b.inlined_calls - a.inlined_calls || a.caller - b.caller));
   return m;
+};
+
+/* Where the calls of a function (or of a box of copies) the compiler
+ * inlined ran, as profviz report says it: "inlined into f", "inlined into
+ * f and 2 others", "20 calls inlined into f"; "" when none was. */
+PV.inlinedText = function (m, ids) {
+  const F = PV.fmt;
+  const calls = ids.reduce((s, i) => s + m.funcs[i].calls, 0);
+  const inlined = ids.reduce((s, i) => s + (m.funcs[i].inlined_calls || 0), 0);
+  if (!inlined) return "";
+  const hosts = ids.flatMap((i) => m.inlinedInto[i]).sort((a, b) => b.inlined_calls - a.inlined_calls);
+  const callers = new Set(hosts.map((a) => a.caller));
+  let h = inlined === calls ? "inlined" : F.count(inlined) + " call" + (inlined === 1 ? "" : "s") + " inlined";
+  if (hosts.length) h += " into " + m.funcs[hosts[0].caller].name;
+  if (callers.size > 1) h += " and " + (callers.size - 1) + " other" + (callers.size > 2 ? "s" : "");
+  return h;
+};
+
+/* An arc's calls the compiler inlined, after its count: ", inlined" when
+ * all were, " (N inlined)" when some; "" when none. */
+PV.inlinedCalls = function (calls, inlined) {
+  if (!inlined) return "";
+  return inlined === calls ? ", inlined" : " (" + PV.fmt.count(inlined) + " inlined)";
 };
 
 /* The graph's node for a function: "f<box>", or null when the graph does
@@ -111,6 +145,10 @@ PV.describe = function (m, ids) {
   h += "<div class=dim>" + F.esc(f.module) + "</div>";
   if (ids.length > 1)
     h += "<div>" + ids.length + " copies (defined in a header), summed</div>";
+  const inlined = PV.inlinedText(m, ids);
+  if (inlined)
+    h += "<div class=inl title='the compiler inlined its calls; their self counts in the " +
+      "function they ran in'>" + F.esc(inlined) + "</div>";
   h += "<table>";
   m.events.forEach((ev, e) => {
     const unit = m.units[e], self = sum("self", e), total = sum("total", e);

@@ -2,8 +2,8 @@
 /* panel.js — the side panel: the trail of focused functions (breadcrumbs),
  * and the focused function's numbers, its hot lines when the run sampled
  * its PCs, and its callers and callees, each arc with its share of the
- * function's total and its calls; or the hot path, step by step. Names in
- * it are links that focus. */
+ * function's total and its calls (those the compiler inlined said so);
+ * or the hot path, step by step. Names in it are links that focus. */
 PV.panel = {
   init(m, onPick, onCrumb) {
     this.m = m;
@@ -31,8 +31,15 @@ PV.panel = {
       "<th class=num title='share of this function\'s total'>share</th><th class=num>total</th><th class=num>calls</th></tr>";
     for (const a of arcs)
       h += "<tr><td>" + this.link(a[end]) + "</td><td class=num>" + F.pct(a.total[0], whole) +
-        "</td><td class=num>" + F.human(a.total[0], m.unit) + "</td><td class=num>" + F.count(a.calls) + "</td></tr>";
+        "</td><td class=num>" + F.human(a.total[0], m.unit) + "</td><td class=num>" + F.count(a.calls) +
+        this.inlined(a) + "</td></tr>";
     return h + "</table>";
+  },
+  /* After an arc's calls: how many the compiler inlined, if any. */
+  inlined(a) {
+    const text = PV.inlinedCalls(a.calls, a.inlined_calls);
+    return text ? "<span class=inl title='inlined into the caller: their self counts in " +
+      "the caller&#39;s'>" + text + "</span>" : "";
   },
   /* Where inside f its time went: each line's share of the samples in its
    * code, hottest first (the JSON's "lines"); nothing when it has none. */
@@ -71,7 +78,7 @@ PV.panel = {
     let h = "<h3>Hot path</h3><p class=dim>From the root, the heaviest arc at each step.</p><ol class=hot>";
     for (const a of arcs)
       h += "<li>" + this.link(a.callee) + " <span class=dim>" + F.pct(a.total[0], m.run) + ", " +
-        F.count(a.calls) + "\u00d7" + (PV.keyOf(m, a.callee) && !visible(a.callee)
+        F.count(a.calls) + "\u00d7" + this.inlined(a) + (PV.keyOf(m, a.callee) && !visible(a.callee)
         ? " \u00b7 hidden by the sliders" : "") + "</span></li>";
     this.details.innerHTML = h + "</ol>";
   },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* table.js — every function of the profile (the graph shows the hottest),
  * sortable by each column; a click on a row picks the function. Sampled
- * time adds the samples behind each self, "?" where they are few. */
+ * time adds the samples behind each self, "?" where they are few; a
+ * profile with calls the compiler inlined, where they ran. */
 PV.table = {
   columns: [
     { name: "Function", key: (f) => f.name, text: true },
@@ -12,11 +13,12 @@ PV.table = {
     { name: "Calls", key: (f) => f.calls },
     { name: "Per call", key: (f) => f.calls ? f.total[0] / f.calls : 0, amount: true },
     { name: "Samples", key: (f) => f.samples || 0, samples: true },
+    { name: "Inlined", key: (f) => f.inlined_calls || 0, inlined: true },
     { name: "Where", key: (f) => PV.fmt.where(f), text: true },
   ],
   init(m, onPick) {
     this.m = m;
-    if (!m.sampled) this.columns = this.columns.filter((c) => !c.samples);
+    this.columns = this.columns.filter((c) => (m.sampled || !c.samples) && (m.anyInlined || !c.inlined));
     this.host = document.getElementById("table");
     this.sortBy = 3;
     this.descending = true;
@@ -47,7 +49,7 @@ PV.table = {
     let h = "<table><thead><tr>";
     this.columns.forEach((c, i) => {
       const arrow = i === this.sortBy ? (this.descending ? " \u25be" : " \u25b4") : "";
-      h += "<th data-col=" + i + (c.text ? "" : " class=num") + ">" + c.name + arrow + "</th>";
+      h += "<th data-col=" + i + (c.text || c.inlined ? "" : " class=num") + ">" + c.name + arrow + "</th>";
     });
     h += "</tr></thead><tbody>";
     for (const id of this.order()) {
@@ -57,7 +59,9 @@ PV.table = {
       for (const c of this.columns) {
         const v = c.key(f);
         const text = c.text ? F.esc(v) : c.share ? F.pct(v, m.run) : c.amount ? F.human(v, unit) : F.count(v);
-        if (c.samples && PV.samplesOf(m, [id]).few)
+        if (c.inlined)
+          h += "<td class=inl>" + F.esc(PV.inlinedText(m, [id])) + "</td>";
+        else if (c.samples && PV.samplesOf(m, [id]).few)
           h += "<td class='num few' title='fewer than " + m.few + " samples: its self is uncertain'>" +
             text + " ?</td>";
         else

@@ -242,6 +242,7 @@ static void read_function(struct reader *rd, json_t *f, unsigned nev, struct pv_
 		     !pv_func_kind_named(json_string_value(kind), &out->kind)))
 		fail(rd, "%s: \"kind\" is no kind of function", where);
 	out->calls = count_of(rd, f, "calls", where);
+	out->inlined_calls = count_or(rd, f, "inlined_calls", where);
 	out->samples = count_or(rd, f, "samples", where);
 	values_of(rd, f, "self", nev, out->self, where);
 	values_of(rd, f, "total", nev, out->total, where);
@@ -266,6 +267,7 @@ static void read_arc(struct reader *rd, json_t *a, struct pv_report *r, unsigned
 	out->calls = count_of(rd, a, "calls", where);
 	json_t *nested = json_object_get(a, "nested_calls");
 	out->nested_calls = json_is_integer(nested) ? (uint64_t)json_integer_value(nested) : 0;
+	out->inlined_calls = count_or(rd, a, "inlined_calls", where);
 	values_of(rd, a, "total", r->nev, out->total, where);
 	values_or(rd, a, "raw_total", r->nev, out->raw_total, out->total, where);
 }
@@ -291,6 +293,7 @@ static void read_path(struct reader *rd, json_t *p, struct pv_report *r, unsigne
 	}
 	out->func = function_ref(rd, json_object_get(p, "function"), r->n_funcs, where);
 	out->calls = count_of(rd, p, "calls", where);
+	out->inlined_calls = count_or(rd, p, "inlined_calls", where);
 	out->samples = count_or(rd, p, "samples", where);
 	values_of(rd, p, "self", r->nev, out->self, where);
 	values_of(rd, p, "total", r->nev, out->total, where);

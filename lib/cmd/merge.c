@@ -167,6 +167,7 @@ static int merge_functions(struct merged *m, const struct pv_report *in, int *fu
 		}
 		struct pv_rfunc *out = &m->r.funcs[e->index];
 		out->calls += f->calls;
+		out->inlined_calls += f->inlined_calls;
 		out->samples += f->samples;
 		add_costs(out->self, f->self, in->nev);
 		add_costs(out->total, f->total, in->nev);
@@ -200,6 +201,7 @@ static int merge_arcs(struct merged *m, const struct pv_report *in, const int *f
 		}
 		out->calls += a->calls;
 		out->nested_calls += a->nested_calls;
+		out->inlined_calls += a->inlined_calls;
 		add_costs(out->total, a->total, in->nev);
 		add_costs(out->raw_total, a->raw_total, in->nev);
 	}
@@ -231,6 +233,7 @@ static int merge_paths(struct merged *m, const struct pv_report *in, const int *
 			out->func = func;
 		}
 		out->calls += p->calls;
+		out->inlined_calls += p->inlined_calls;
 		out->samples += p->samples;
 		add_costs(out->self, p->self, in->nev);
 		add_costs(out->total, p->total, in->nev);

@@ -2,7 +2,8 @@
 /*
  * report.c — `profviz report`: the flat profile and the hottest arcs in the
  * terminal, as perf report and gprof show them. Colour only on a terminal.
- * Sampled time gets its samples column, and its few-samples mark.
+ * Sampled time gets its samples column, and its few-samples mark. Calls the
+ * compiler inlined are said on their functions and arcs (inlined.h).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -13,10 +14,12 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/compiler.h"
 #include "cmd/hotlines.h"
 #include "cmd/part.h"
 #include "output/dotstyle.h"
 #include "base/paths.h"
+#include "model/inlined.h"
 #include "model/trust.h"
 
 static const char usage[] =
@@ -46,6 +49,7 @@ struct view {
 	int exact, colour;
 	int ipc_instructions, ipc_cycles; /* event indexes, or -1 */
 	const struct pv_report *run; /* the whole run, whatever part r is */
+	const struct pv_host *hosts; /* r's, by function id: where inlined calls ran */
 };
 
 static const struct view *sorting; /* qsort has no context argument */
@@ -127,6 +131,25 @@ static void where(const struct pv_rfunc *f)
 		printf("  (%s:%d)", pv_path_base(f->sym.file), f->sym.line);
 }
 
+/* "inlined into f", "inlined into f and 2 others": where f's calls ran
+ * when the compiler inlined them (their self counts there); "12 calls
+ * inlined into f" when only some were. Nothing when none was. */
+static void inlined_note(const struct view *v, const struct pv_rfunc *f)
+{
+	const struct pv_host *h = &v->hosts[f->id];
+	if (!f->inlined_calls)
+		return;
+	if (pv_all_inlined(f))
+		printf("  inlined");
+	else
+		printf("  %" PRIu64 " call%s inlined", f->inlined_calls,
+		       f->inlined_calls == 1 ? "" : "s");
+	if (h->func >= 0)
+		printf(" into %s", v->r->funcs[h->func].sym.name);
+	if (h->others)
+		printf(" and %u other%s", h->others, h->others == 1 ? "" : "s");
+}
+
 static void heading(const struct view *v)
 {
 	const struct pv_report *r = v->r;
@@ -164,7 +187,7 @@ static void flat(const struct view *v, unsigned top)
 	unsigned rows = top && top < r->n_funcs ? top : r->n_funcs;
 	int ipc = v->ipc_instructions >= 0 && v->ipc_cycles >= 0;
 	int sampled = pv_sampled(r, v->ev);
-	unsigned few = 0;
+	unsigned few = 0, inlined = 0;
 	printf("\n%7s %7s %12s %12s %12s %12s%s%s  function\n", "self%", "total%", "self", "total",
 	       "calls", "per call", ipc ? "   IPC" : "", sampled ? "   samples" : "");
 	for (unsigned n = 0; n < rows; n++) {
@@ -191,6 +214,8 @@ static void flat(const struct view *v, unsigned top)
 		}
 		printf("  %s", f->sym.name);
 		where(f);
+		inlined_note(v, f);
+		inlined += f->inlined_calls > 0;
 		printf("%s\n", plain(v));
 	}
 	if (rows < r->n_funcs)
@@ -198,6 +223,9 @@ static void flat(const struct view *v, unsigned top)
 	if (few)
 		printf("? its self rests on fewer than %d samples (worse than \xc2\xb1%.0f%% of itself)\n",
 		       PV_FEW_SAMPLES, 100 * pv_sampling_error(PV_FEW_SAMPLES));
+	if (inlined)
+		printf("inlined into F: the compiler inlined those calls into F (their hooks stay,\n"
+		       "and count them); their self counts in F's, the code they ran as\n");
 	free(order);
 }
 
@@ -222,9 +250,14 @@ static void arcs(const struct view *v, unsigned top)
 			printf("%8.2f%% ", percent(a->total[v->ev], r->funcs[a->caller].total[v->ev]));
 		else
 			printf("%9s ", "-");
-		printf("%12" PRIu64 "  %s -> %s%s\n", a->calls,
+		printf("%12" PRIu64 "  %s -> %s", a->calls,
 		       a->caller >= 0 ? r->funcs[a->caller].sym.name : "<uninstrumented>",
-		       r->funcs[a->callee].sym.name, plain(v));
+		       r->funcs[a->callee].sym.name);
+		if (a->inlined_calls == a->calls)
+			printf("  (inlined)");
+		else if (a->inlined_calls)
+			printf("  (%" PRIu64 " inlined)", a->inlined_calls);
+		printf("%s\n", plain(v));
 		shown++;
 	}
 	if (rows < r->n_arcs)
@@ -264,6 +297,74 @@ static const char *also_matched(const struct pv_report *r, const char *name)
 }
 
 #define PV_DOUBTS_SHOWN 12
+
+/* Which compiler built the modules of the functions listed (their ids in
+ * order[0..n)): one, or PV_BUILT_UNKNOWN when they differ or a module
+ * cannot be told. */
+static enum pv_compiler built_by(const struct pv_report *r, const int *order, unsigned n)
+{
+	enum pv_compiler built = PV_BUILT_UNKNOWN;
+	for (unsigned i = 0; i < n; i++) {
+		const char *module = r->funcs[order[i]].sym.module;
+		unsigned j = 0;
+		while (j < i && strcmp(r->funcs[order[j]].sym.module, module))
+			j++;
+		if (j < i)
+			continue; /* told already */
+		enum pv_compiler this = pv_module_compiler(module);
+		if (this == PV_BUILT_UNKNOWN || (i && this != built))
+			return PV_BUILT_UNKNOWN;
+		built = this;
+	}
+	return built;
+}
+
+/* gcc's flag that leaves the listed names out of instrumentation, inlined
+ * bodies included; a name that would leave out another function of the
+ * build too is said apart, to be marked instead. */
+static void gcc_exclusion(const struct view *v, char names[][256], unsigned listed)
+{
+	/* gcc leaves out every function whose name contains a listed one: a
+	 * name that another function of this run contains is not listed. */
+	unsigned exact = 0;
+	const char *over[PV_DOUBTS_SHOWN];
+	for (unsigned i = 0; i < listed; i++) {
+		over[i] = also_matched(v->run, names[i]); /* the flag applies to the build */
+		exact += !over[i];
+	}
+	if (exact) {
+		printf(", or with\ngcc add (it leaves out every function whose name contains one of "
+		       "these;\nnone of this run's other functions does)\n"
+		       "  -finstrument-functions-exclude-function-list=");
+		for (unsigned i = 0, n = 0; i < listed; i++)
+			if (!over[i])
+				printf("%s%s", n++ ? "," : "", names[i]);
+	}
+	printf("\n");
+	for (unsigned i = 0; i < listed; i++)
+		if (over[i])
+			printf("  %s: not in the flag, which would leave out %s too: mark it instead\n",
+			       names[i], over[i]);
+}
+
+/* clang has no flag to leave functions out by name (it rejects gcc's);
+ * it can instrument after inlining, which leaves out the hooks of every
+ * body it inlined, those listed as inlined among them. */
+static void clang_exclusion(enum pv_compiler built, unsigned inlined)
+{
+	if (built == PV_BUILT_UNKNOWN)
+		printf("Whether gcc or clang built them is not known here (their files cannot be\n"
+		       "read, or differ); if clang did: it has no flag to leave functions out by name");
+	else
+		printf("clang built them: it has no flag to leave functions out by name");
+	if (!inlined) {
+		printf(".\n");
+		return;
+	}
+	printf(";\nthose inlined lose their hooks with clang's\n"
+	       "  -finstrument-functions-after-inlining\n"
+	       "in place of -finstrument-functions (the calls left after inlining keep theirs).\n");
+}
 
 /* A function is listed when its hooks cost this share of the raw run or
  * more: one called a few times is cheaper than its hooks too, and its
@@ -321,12 +422,18 @@ static void doubts(const struct view *v)
 	printf("; the busiest:\n%12s %12s  function\n", "calls", "self a call");
 	unsigned rows = busy < PV_DOUBTS_SHOWN ? busy : PV_DOUBTS_SHOWN;
 	char names[PV_DOUBTS_SHOWN][256];
-	unsigned listed = 0;
+	unsigned listed = 0, inlined = 0;
 	for (unsigned i = 0; i < rows; i++) {
 		const struct pv_rfunc *f = &r->funcs[order[i]];
 		printf("%12" PRIu64 " ", f->calls);
-		amount(v, (double)f->self[ev] / (double)f->calls, 12);
-		printf("  %s\n", f->sym.name);
+		if (pv_all_inlined(f)) /* its self is its host's */
+			printf("%12s", "-");
+		else
+			amount(v, (double)f->self[ev] / (double)f->calls, 12);
+		printf("  %s", f->sym.name);
+		inlined_note(v, f);
+		printf("\n");
+		inlined += f->inlined_calls > 0;
 		char *name = names[listed];
 		if (!exclude_name(f->sym.name, name, sizeof(names[0])))
 			continue; /* the attribute only */
@@ -335,29 +442,16 @@ static void doubts(const struct view *v)
 			j++;
 		listed += j == listed; /* overloads share a name */
 	}
-	/* gcc leaves out every function whose name contains a listed one: a
-	 * name that another function of this run contains is not listed. */
-	unsigned exact = 0;
-	const char *over[PV_DOUBTS_SHOWN];
-	for (unsigned i = 0; i < listed; i++) {
-		over[i] = also_matched(v->run, names[i]); /* the flag applies to the build */
-		exact += !over[i];
-	}
+	enum pv_compiler built = built_by(r, order, rows);
 	printf("To cut the hooks' cost, build them without hooks (their time then counts\n"
-	       "in their callers'): mark them PROFVIZ_NO_INSTRUMENT (profviz.h)");
-	if (exact) {
-		printf(", or with\ngcc add (it leaves out every function whose name contains one of "
-		       "these;\nnone of this run's other functions does)\n"
-		       "  -finstrument-functions-exclude-function-list=");
-		for (unsigned i = 0, n = 0; i < listed; i++)
-			if (!over[i])
-				printf("%s%s", n++ ? "," : "", names[i]);
-	}
-	printf("\n");
-	for (unsigned i = 0; i < listed; i++)
-		if (over[i])
-			printf("  %s: not in the flag, which would leave out %s too: mark it instead\n",
-			       names[i], over[i]);
+	       "in their callers'): mark them PROFVIZ_NO_INSTRUMENT (profviz.h; gcc's and\n"
+	       "clang's __attribute__((no_instrument_function)))");
+	if (built != PV_BUILT_CLANG)
+		gcc_exclusion(v, names, listed);
+	else
+		printf("\n");
+	if (built != PV_BUILT_GCC)
+		clang_exclusion(built, inlined);
 	free(order);
 }
 
@@ -432,12 +526,19 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 }
 
 /* The tables, then what is in doubt. */
-static int print_report(const struct view *v, unsigned long top)
+static int print_report(struct view *v, unsigned long top)
 {
+	struct pv_host *hosts = pv_inlined_hosts(v->r);
+	if (!hosts) {
+		fputs("profviz report: out of memory\n", stderr);
+		return PV_EXIT_TROUBLE;
+	}
+	v->hosts = hosts;
 	heading(v);
 	flat(v, (unsigned)top);
 	arcs(v, (unsigned)top);
 	doubts(v);
+	free(hosts);
 	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
 }
 
@@ -457,7 +558,7 @@ int pv_cmd_report(int argc, char **argv)
 	}
 	struct view v = { &l.r, 0, o.key, o.exact, o.colour,
 			  pv_report_event(&l.r, "instructions"), pv_report_event(&l.r, "cycles"),
-			  &l.r };
+			  &l.r, NULL };
 	int status = PV_EXIT_TROUBLE;
 	struct pv_report part;
 	int ev = o.event ? pv_report_event(&l.r, o.event) : 0;

@@ -86,6 +86,7 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 		if (i > 0 && same_source(&order[i - 1]->sym, &f->sym)) {
 			struct pv_rfunc *b = &view->funcs[boxes - 1];
 			b->calls += f->calls;
+			b->inlined_calls += f->inlined_calls;
 			b->samples += f->samples;
 			add_costs(b->self, f->self, r->nev);
 			add_costs(b->total, f->total, r->nev);
@@ -122,6 +123,7 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 			struct pv_rarc *m = &view->arcs[arcs - 1];
 			m->calls += a->calls;
 			m->nested_calls += a->nested_calls;
+			m->inlined_calls += a->inlined_calls;
 			add_costs(m->total, a->total, r->nev);
 			add_costs(m->raw_total, a->raw_total, r->nev);
 		} else {

@@ -180,6 +180,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 		}
 		d->kind = f->kind;
 		d->calls += f->calls;
+		d->inlined_calls += f->inlined_calls;
 		d->samples += f->samples;
 		for (unsigned i = 0; i < dst->nev; i++) {
 			d->self[i] += f->self[i];
@@ -195,6 +196,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 		}
 		d->calls += a->calls;
 		d->nested_calls += a->nested_calls;
+		d->inlined_calls += a->inlined_calls;
 		for (unsigned i = 0; i < dst->nev; i++)
 			d->total[i] += a->total[i];
 	}
@@ -217,6 +219,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 			continue;
 		}
 		d->calls += x->calls;
+		d->inlined_calls += x->inlined_calls;
 		d->callees += x->callees;
 		d->callee_misses += x->callee_misses;
 		d->samples += x->samples;

@@ -33,6 +33,7 @@ struct pv_fstat {
 	void *fn;
 	enum pv_func_kind kind; /* said by whoever adds its calls */
 	uint64_t calls;
+	uint64_t inlined_calls; /* ... of which ran as bodies inlined into their callers */
 	uint64_t samples; /* the sampler's looks charged to its self (0 unless sampled) */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
@@ -50,6 +51,9 @@ struct pv_astat {
 	/* ... of which entered an activation of the callee already open (its
 	 * recursion): those add nothing to the arc's total. */
 	uint64_t nested_calls;
+	/* ... of which ran as the callee's body inlined into the caller: no
+	 * frame, no cost of their own (the caller's code ran). */
+	uint64_t inlined_calls;
 	uint64_t total[PV_MAX_EVENTS];
 	UT_hash_handle hh;
 };
@@ -63,6 +67,7 @@ struct pv_path_key {
 struct pv_path {
 	struct pv_path_key key;
 	uint64_t calls;   /* entries, recursive ones (folded into it) included */
+	uint64_t inlined_calls; /* ... of which were its body inlined into the parent's */
 	uint64_t callees; /* calls made from it through the hooks (not signal deliveries) */
 	uint64_t callee_misses; /* ... of which missed the cache (a costlier hook) */
 	uint64_t samples; /* the sampler's looks charged to its self */

@@ -112,6 +112,7 @@ static int build_paths(struct pv_report *r, const struct pv_profile *p, struct f
 		rp->parent = parent ? parent->slot : -1;
 		rp->func = func;
 		rp->calls = x->calls;
+		rp->inlined_calls = x->inlined_calls;
 		rp->samples = x->samples;
 		path_of[i] = x;
 		slots[i].path = x;
@@ -386,6 +387,7 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 		if (rf->sym.file)
 			pv_path_normalise(rf->sym.file); /* as compilers write it: a/b/../c.h */
 		rf->calls = f->calls;
+		rf->inlined_calls = f->inlined_calls;
 		rf->samples = f->samples;
 		fn_slots[i].fn = f->fn;
 		fn_slots[i].slot = (int)i;
@@ -408,6 +410,7 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 		ra->callee = callee;
 		ra->calls = a->calls;
 		ra->nested_calls = a->nested_calls;
+		ra->inlined_calls = a->inlined_calls;
 		arc_slots[r->n_arcs].key = a->key;
 		arc_slots[r->n_arcs].slot = (int)r->n_arcs;
 		HASH_ADD(hh, arcs, key, sizeof(struct pv_arc_key), &arc_slots[r->n_arcs]);

@@ -24,6 +24,7 @@ struct pv_rfunc {
 	struct pv_symbol sym;
 	enum pv_func_kind kind;
 	uint64_t calls;
+	uint64_t inlined_calls; /* ... of which ran inlined into a caller (no frame) */
 	uint64_t samples; /* the sampler's looks charged to its self (sampled runs) */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
@@ -38,6 +39,7 @@ struct pv_rarc {
 	int callee;
 	uint64_t calls;
 	uint64_t nested_calls; /* calls into an open activation of the callee */
+	uint64_t inlined_calls; /* calls that ran the callee inlined into the caller */
 	uint64_t total[PV_MAX_EVENTS];
 	uint64_t raw_total[PV_MAX_EVENTS];
 };
@@ -47,6 +49,7 @@ struct pv_rpath {
 	int parent; /* index in paths[], or -1 at the root */
 	int func;   /* function id */
 	uint64_t calls;
+	uint64_t inlined_calls; /* ... of which its body inlined into the parent's */
 	uint64_t samples; /* the sampler's looks charged to its self */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];

@@ -56,6 +56,7 @@ static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int
 		a->callee = p->func;
 	}
 	a->calls += p->calls;
+	a->inlined_calls += p->inlined_calls;
 	if (nested) {
 		a->nested_calls += p->calls;
 		return 0;
@@ -86,6 +87,7 @@ static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVEN
 		int nested = open_above(r, (int)i, id);
 		struct pv_rfunc *f = &r->funcs[id];
 		f->calls += p->calls;
+		f->inlined_calls += p->inlined_calls;
 		f->samples += p->samples;
 		for (unsigned ev = 0; ev < nev; ev++) {
 			f->self[ev] += p->self[ev];

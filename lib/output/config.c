@@ -57,14 +57,16 @@ static unsigned parse_whole(const char *name, const char *value, unsigned long m
 	return (unsigned)v;
 }
 
-/* PROFVIZ_TIME: "sampled" (the default) or "hooks". */
-static int parse_time_source(const char *value)
+/* A variable that names one of two ways: 0 for the default (also when
+ * unset or empty), 1 for the other; anything else said, and the default. */
+static int parse_either(const char *name, const char *value, const char *fallback,
+			const char *other)
 {
-	if (!value || !*value || !strcmp(value, "sampled"))
+	if (!value || !*value || !strcmp(value, fallback))
 		return 0;
-	if (!strcmp(value, "hooks"))
+	if (!strcmp(value, other))
 		return 1;
-	pv_log("PROFVIZ_TIME='%s' is not 'sampled' or 'hooks'; using sampled", value);
+	pv_log("%s='%s' is not '%s' or '%s'; using %s", name, value, fallback, other, fallback);
 	return 0;
 }
 
@@ -189,8 +191,13 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 	c->edge_threshold = parse_percent("PROFVIZ_EDGE_THRESHOLD",
 					  get("PROFVIZ_EDGE_THRESHOLD"),
 					  PV_DEFAULT_EDGE_THRESHOLD);
-	c->time_from_hooks = parse_time_source(get("PROFVIZ_TIME"));
+	/* PROFVIZ_TIME: sampled, or read per call by the hooks. */
+	c->time_from_hooks = parse_either("PROFVIZ_TIME", get("PROFVIZ_TIME"), "sampled", "hooks");
 	c->rate_hz = parse_rate(get("PROFVIZ_RATE"));
+	/* PROFVIZ_INLINED: a body the compiler inlined counted in its host,
+	 * or each a function of its own. */
+	c->inlined_as_frames = parse_either("PROFVIZ_INLINED", get("PROFVIZ_INLINED"), "host",
+					    "frames");
 	const char *output = get("PROFVIZ_OUTPUT");
 	if (secure && output) {
 		pv_log("PROFVIZ_OUTPUT is ignored in a setuid/setgid program; writing %s",

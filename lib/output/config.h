@@ -27,6 +27,7 @@ struct pv_config {
 	unsigned progress;          /* PROFVIZ_PROGRESS=N: a line every N s; 0: none */
 	unsigned debug;             /* PROFVIZ_DEBUG=1..3: debug lines (base/log.h) */
 	int time_from_hooks;        /* PROFVIZ_TIME=hooks: time read per call, no sampler */
+	int inlined_as_frames;      /* PROFVIZ_INLINED=frames: inlined bodies pushed as calls */
 	unsigned rate_hz;           /* PROFVIZ_RATE: the sampler's looks per second */
 };
 

@@ -9,7 +9,9 @@
  * the caller's total spent through it, and its calls. Nodes and arcs under
  * the thresholds are left out, and the graph's label says how much was.
  * Sampled time says how it was sampled instead of what compensation took,
- * and marks the boxes whose self rests on few samples.
+ * and marks the boxes whose self rests on few samples. Calls the compiler
+ * inlined are dashed arcs that say so, and a function inlined everywhere
+ * says into what (inlined.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "model/copies.h"
+#include "model/inlined.h"
 #include "output/dotstyle.h"
 #include "output/format.h"
 #include "base/paths.h"
@@ -47,10 +50,12 @@ static double share(uint64_t part, uint64_t whole)
 struct selection {
 	char *shown; /* by function id */
 	char *ambiguous; /* by function id: another function has its name */
+	struct pv_host *hosts; /* by function id: where its inlined calls ran */
 	double edge_min; /* an arc's least share of the run */
 	unsigned hidden_funcs, hidden_arcs;
 	uint64_t hidden_self;
 	unsigned capped; /* functions above the threshold left out by the cap */
+	int inlined_shown; /* an arc shown has calls the compiler inlined */
 };
 
 /* Arcs whose every call entered an open activation of the callee (its
@@ -95,8 +100,11 @@ static int select_shown(const struct pv_report *r, struct selection *sel)
 			sel->hidden_self += r->funcs[i].self[0];
 		}
 	}
-	for (unsigned i = 0; i < r->n_arcs; i++)
-		sel->hidden_arcs += !arc_shown(r, &r->arcs[i], sel);
+	for (unsigned i = 0; i < r->n_arcs; i++) {
+		int drawn = arc_shown(r, &r->arcs[i], sel);
+		sel->hidden_arcs += !drawn;
+		sel->inlined_shown |= drawn && r->arcs[i].inlined_calls;
+	}
 	return 0;
 }
 
@@ -219,6 +227,9 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	write_threads(out, r);
 	fputs("\\lbox: function / total % / (self %) / calls; "
 	      "arc: share of the run / of the caller's total / calls\\l", out);
+	if (sel->inlined_shown)
+		fputs("dashed arc, 'inlined': calls the compiler inlined, whose self counts in "
+		      "the caller's, the code they ran in\\l", out);
 	fprintf(out, "thresholds: nodes %g%%, arcs %g%% of the run", r->node_threshold,
 		r->edge_threshold);
 	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs\\l", sel->hidden_funcs,
@@ -250,8 +261,20 @@ static void write_program_node(FILE *out, const struct pv_report *r)
 /* The box's text: [library], name, total %, (self %), calls, the other
  * events' shares, and the IPC when both cycles and instructions were
  * counted. */
+/* "f", or "f and 2 others": the functions a function's calls were
+ * inlined into. */
+static void write_hosts(FILE *out, const struct pv_report *r, const struct pv_host *h)
+{
+	if (h->func < 0)
+		return;
+	fputs(" into ", out);
+	pv_dot_short_name(out, r->funcs[h->func].sym.name, PV_DOT_NAME_MAX / 2);
+	if (h->others)
+		fprintf(out, " and %u other%s", h->others, h->others == 1 ? "" : "s");
+}
+
 static void write_function_label(FILE *out, const struct pv_report *r, const struct pv_rfunc *f,
-				 int ambiguous)
+				 int ambiguous, const struct pv_host *host)
 {
 	const uint64_t run = r->run_total[0];
 	const int cycles = pv_report_event(r, "cycles"), instructions = pv_report_event(r, "instructions");
@@ -278,11 +301,15 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 	}
 	if (cycles >= 0 && instructions >= 0 && f->total[cycles])
 		fprintf(out, "\\nIPC %.2f", (double)f->total[instructions] / (double)f->total[cycles]);
+	if (pv_all_inlined(f)) { /* its self, 0, is in its host's */
+		fputs("\\ninlined", out);
+		write_hosts(out, r, host);
+	}
 }
 
 /* On hover: the full name, where it is defined, and the absolute amounts. */
 static void write_function_tooltip(FILE *out, const struct pv_report *r,
-				   const struct pv_rfunc *f)
+				   const struct pv_rfunc *f, const struct pv_host *host)
 {
 	pv_dot_definition(out, &f->sym, PV_DOT_TOOLTIP_MAX);
 	if (f->copies > 1)
@@ -304,24 +331,49 @@ static void write_function_tooltip(FILE *out, const struct pv_report *r,
 		fputs(", self ", out);
 		pv_dot_amount(out, f->raw_self[0], &r->events[0]);
 	}
+	if (f->inlined_calls) {
+		if (pv_all_inlined(f))
+			fputs("\\nevery call inlined", out);
+		else
+			fprintf(out, "\\n%" PRIu64 " of its calls inlined", f->inlined_calls);
+		write_hosts(out, r, host);
+		fputs(": their self counts there, in the code they ran in", out);
+	}
 }
 
 static void write_function_node(FILE *out, const struct pv_report *r, const struct pv_rfunc *f,
-				int ambiguous)
+				int ambiguous, const struct pv_host *host)
 {
 	char hex[8];
 	node_colour(share(r->colour_by_self ? f->self[0] : f->total[0], r->run_total[0]), hex);
 	fprintf(out, "  f%d [label=\"", f->id);
-	write_function_label(out, r, f, ambiguous);
+	write_function_label(out, r, f, ambiguous, host);
 	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, %stooltip=\"", hex, pv_text_colour(hex),
 		pv_few_samples(r, f, 0) ? "style=\"filled,dashed\", " : "");
-	write_function_tooltip(out, r, f);
+	write_function_tooltip(out, r, f, host);
 	fputs("\"];\n", out);
+}
+
+/* An arc's calls, and how many of them the compiler inlined. */
+static void write_arc_calls(FILE *out, const struct pv_rarc *a)
+{
+	fprintf(out, "  %" PRIu64 "\xc3\x97", a->calls);
+	if (a->inlined_calls == a->calls)
+		fputs(", inlined", out);
+	else if (a->inlined_calls)
+		fprintf(out, " (%" PRIu64 " inlined)", a->inlined_calls);
+}
+
+/* Whether every call of a ran the callee inlined into the caller. */
+static int arc_is_inlined(const struct pv_rarc *a)
+{
+	return a->calls > 0 && a->inlined_calls == a->calls;
 }
 
 /* Coloured and thickened by its share of the run, as the boxes are (the
  * share of the caller alone would make a cold corner's only arc look hot);
- * a nested arc is dashed, with its count only. */
+ * a nested arc is dashed, with its count only; so is an inlined one, no
+ * call but the caller's own code, which says so. */
 static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc *a)
 {
 	char hex[8];
@@ -332,9 +384,10 @@ static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc
 	else
 		fprintf(out, "  f%d -> ", a->caller);
 	if (arc_is_nested(a)) {
-		fprintf(out, "f%d [label=\"  %" PRIu64 "\xc3\x97\", style=dashed, color=\"%s\", "
-			"fontcolor=\"%s\", tooltip=\"nested in an activation of the callee: "
-			"no total of its own\"];\n", a->callee, a->calls, hex, hex);
+		fprintf(out, "f%d [label=\"", a->callee);
+		write_arc_calls(out, a);
+		fprintf(out, "\", style=dashed, color=\"%s\", fontcolor=\"%s\", tooltip=\"nested "
+			"in an activation of the callee: no total of its own\"];\n", hex, hex);
 		return;
 	}
 	double width = fmax(4 * of_run, 0.5);
@@ -344,14 +397,18 @@ static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc
 	fprintf(out, "f%d [label=\"  %.2f%%\\l", a->callee, 100 * of_run);
 	if (has_caller)
 		fprintf(out, "  %.1f%% of caller\\l", 100 * of_caller);
-	fprintf(out, "  %" PRIu64 "\xc3\x97\\l\", color=\"%s\", fontcolor=\"%s\", "
-		"penwidth=%.2f, arrowsize=%.2f, tooltip=\"%.2f%% of the run", a->calls, hex, hex,
+	write_arc_calls(out, a);
+	fprintf(out, "\\l\", %scolor=\"%s\", fontcolor=\"%s\", penwidth=%.2f, arrowsize=%.2f, "
+		"tooltip=\"%.2f%% of the run", arc_is_inlined(a) ? "style=dashed, " : "", hex, hex,
 		width, 0.5 * sqrt(width) + 0.3, 100 * of_run);
 	if (has_caller)
 		fprintf(out, ", %.2f%% of the caller's total", 100 * of_caller);
 	if (a->nested_calls)
 		fprintf(out, "; %" PRIu64 " of the calls nested in an open activation of the "
 			"callee", a->nested_calls);
+	if (a->inlined_calls)
+		fprintf(out, "; %s inlined into the caller: their self counts in the caller's",
+			arc_is_inlined(a) ? "its calls" : "some of its calls");
 	fputs("\"];\n", out);
 }
 
@@ -400,9 +457,11 @@ static int write_graph(FILE *out, const struct pv_report *r)
 	struct selection sel;
 	if (select_shown(r, &sel) < 0)
 		return -1;
-	if (mark_ambiguous(r, &sel) < 0) {
+	sel.hosts = pv_inlined_hosts(r);
+	if (!sel.hosts || mark_ambiguous(r, &sel) < 0) {
 		free(sel.shown);
 		free(sel.ambiguous);
+		free(sel.hosts);
 		return -1;
 	}
 	fputs("digraph profviz {\n", out);
@@ -416,12 +475,13 @@ static int write_graph(FILE *out, const struct pv_report *r)
 	write_program_node(out, r);
 	for (unsigned i = 0; i < r->n_funcs; i++)
 		if (sel.shown[i])
-			write_function_node(out, r, &r->funcs[i], sel.ambiguous[i]);
+			write_function_node(out, r, &r->funcs[i], sel.ambiguous[i], &sel.hosts[i]);
 	for (unsigned i = 0; i < r->n_arcs; i++)
 		if (arc_shown(r, &r->arcs[i], &sel))
 			write_arc(out, r, &r->arcs[i]);
 	fputs("}\n", out);
 	free(sel.shown);
 	free(sel.ambiguous);
+	free(sel.hosts);
 	return ferror(out) ? -1 : 0;
 }

@@ -52,6 +52,13 @@ static void json_compensation(FILE *out, const struct pv_report *r)
 }
 
 /* The calling-context tree, each path after its parent (revision 2). */
+/* Of a record's calls, those that ran inlined (none: nothing written). */
+static void write_inlined(FILE *out, uint64_t calls)
+{
+	if (calls)
+		fprintf(out, ",\"inlined_calls\":%" PRIu64, calls);
+}
+
 static void write_paths(FILE *out, const struct pv_report *r)
 {
 	fputs("],\n\"paths\":[", out);
@@ -64,6 +71,7 @@ static void write_paths(FILE *out, const struct pv_report *r)
 			fprintf(out, "{\"parent\":%d", p->parent);
 		fprintf(out, ",\"function\":%d,\"calls\":%" PRIu64 ",\"samples\":%" PRIu64, p->func,
 			p->calls, p->samples);
+		write_inlined(out, p->inlined_calls);
 		json_values(out, ",\"self\":", p->self, r->nev);
 		json_values(out, ",\"total\":", p->total, r->nev);
 		json_values(out, ",\"raw_self\":", p->raw_self, r->nev);
@@ -177,6 +185,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		}
 		fprintf(out, ",\"kind\":\"%s\",\"calls\":%" PRIu64 ",\"samples\":%" PRIu64,
 			pv_func_kind_name(f->kind), f->calls, f->samples);
+		write_inlined(out, f->inlined_calls);
 		json_values(out, ",\"self\":", f->self, r->nev);
 		json_values(out, ",\"total\":", f->total, r->nev);
 		json_values(out, ",\"raw_self\":", f->raw_self, r->nev);
@@ -207,6 +216,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 			fprintf(out, "{\"caller\":%d", a->caller);
 		fprintf(out, ",\"callee\":%d,\"calls\":%" PRIu64 ",\"nested_calls\":%" PRIu64,
 			a->callee, a->calls, a->nested_calls);
+		write_inlined(out, a->inlined_calls);
 		json_values(out, ",\"total\":", a->total, r->nev);
 		json_values(out, ",\"raw_total\":", a->raw_total, r->nev);
 		fputc('}', out);

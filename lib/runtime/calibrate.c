@@ -61,6 +61,27 @@ static void baseline(struct pv_thread *t, const struct pv_hooks *h, unsigned cal
 		out->baseline[i] = (double)(after[i] - before[i]) / calls;
 }
 
+/* A call of fn from its caller's code: its hooks from a frame of their
+ * own, below the caller's, as a real call's are (hooks called from the
+ * caller's own frame would be an inlined body's: hooks.h). */
+static PV_NOINLINE unsigned call_once(const struct pv_hooks *h, const void *fn, unsigned x)
+{
+	h->enter((void *)fn, NULL);
+	x = body(x);
+	h->exit((void *)fn, NULL);
+	return x;
+}
+
+/* The same, first time: the node its call made. */
+static PV_NOINLINE struct pv_node *first_call(struct pv_thread *t, const struct pv_hooks *h,
+					     const void *fn)
+{
+	h->enter((void *)fn, NULL);
+	struct pv_node *n = t->top->node;
+	h->exit((void *)fn, NULL);
+	return n;
+}
+
 /* Callees for the miss trial: many, called in a random order, as an
  * interpreter's dispatch calls its handlers. */
 #define SPREAD 48
@@ -79,9 +100,7 @@ static void callees(struct pv_thread *t, const struct pv_hooks *h, unsigned call
 	struct pv_node *pn = t->top->node;
 	/* Once each first: the new paths take the slow path. */
 	for (unsigned j = 0; j < n; j++) {
-		h->enter((void *)fns[j], NULL);
-		nodes[j] = t->top->node;
-		h->exit((void *)fns[j], NULL);
+		nodes[j] = first_call(t, h, fns[j]);
 		m0 += nodes[j]->misses;
 		for (unsigned i = 0; i < t->nev; i++)
 			c0[i] += pv_node_self(nodes[j])[i];
@@ -90,10 +109,7 @@ static void callees(struct pv_thread *t, const struct pv_hooks *h, unsigned call
 	unsigned x = 1, pick = 12345;
 	for (unsigned k = 0; k < calls; k++) {
 		pick = pick * 1103515245u + 12345u;
-		const void *fn = fns[n > 1 ? (pick >> 16) % n : 0];
-		h->enter((void *)fn, NULL);
-		x = body(x);
-		h->exit((void *)fn, NULL);
+		x = call_once(h, fns[n > 1 ? (pick >> 16) % n : 0], x);
 	}
 	uint64_t c1[PV_MAX_EVENTS] = { 0 }, m1 = 0;
 	for (unsigned j = 0; j < n; j++) {

@@ -212,9 +212,12 @@ static void rekey_index(struct pv_child_index *index, pv_rekey_fn *rekey, void *
 		struct pv_child_slot *s = &index->slots[i];
 		if (!__atomic_load_n(&s->parent, __ATOMIC_ACQUIRE))
 			continue;
-		void *key = rekey(__atomic_load_n(&s->fn, __ATOMIC_RELAXED), arg);
+		void *old = __atomic_load_n(&s->fn, __ATOMIC_RELAXED);
+		void *key = rekey(pv_key_fn(old), arg);
 		if (!key)
 			continue;
+		if (pv_key_is_inlined(old)) /* an inlined body's edge stays one */
+			key = pv_inlined_key(key);
 		__atomic_store_n(&s->fn, key, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->child->fn, key, __ATOMIC_RELAXED);
 	}

@@ -94,6 +94,28 @@ static inline int pv_signal_of(const void *fn)
 		       : 0;
 }
 
+/* A call the compiler inlined (its hooks run in the host's frame: hooks.h)
+ * keeps an edge of its own beside the callee's real calls, under this key:
+ * the function's address with a bit no user-space address has. Such an
+ * edge is never pushed, so its node only counts calls. */
+#define PV_INLINED_BIT ((uintptr_t)1 << 62)
+
+static inline void *pv_inlined_key(const void *fn)
+{
+	return (void *)((uintptr_t)fn | PV_INLINED_BIT);
+}
+
+static inline int pv_key_is_inlined(const void *key)
+{
+	return ((uintptr_t)key & PV_INLINED_BIT) != 0;
+}
+
+/* The function a key stands for. */
+static inline void *pv_key_fn(const void *key)
+{
+	return (void *)((uintptr_t)key & ~PV_INLINED_BIT);
+}
+
 /* The child index: every edge by (parent node, callee), for callers with
  * more callees than the node's cache holds (an interpreter's dispatch). */
 struct pv_child_slot {

@@ -34,15 +34,19 @@ static void node_costs(const struct merge *m, const struct pv_node *n, uint64_t 
 
 /* A node's path: its parent's path extended by it. Fold edges count their
  * calls on the path of the node they fold into. Every edge's calls are also
- * calls its parent's path made (a signal's delivery is no hook call). */
+ * calls its parent's path made (a signal's delivery is no hook call; an
+ * inlined body's hooks are cheaper than a call's, and compensation leaves
+ * them in the host). An inlined edge counts on its function's path under
+ * the host's, as inlined calls. */
 static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_kind kind,
-		       const uint64_t *self, const uint64_t *total)
+		       const uint64_t *self, const uint64_t *total, uint64_t samples)
 {
+	int inlined = pv_key_is_inlined(n->fn);
 	struct pv_profile *p = m->map.p;
 	struct pv_path *parent = n->parent->fn ? pv_path_map_get(&m->map, n->parent) : NULL;
 	if (n->parent->fn && !parent)
 		return; /* its parent could not be merged (no memory) */
-	if (parent && kind != PV_FUNC_SIGNAL) {
+	if (parent && kind != PV_FUNC_SIGNAL && !inlined) {
 		parent->callees += n->calls;
 		parent->callee_misses += n->misses;
 	}
@@ -52,13 +56,15 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 			target->calls += n->calls;
 		return;
 	}
-	struct pv_path *x = pv_profile_path(p, parent, n->fn);
+	struct pv_path *x = pv_profile_path(p, parent, pv_key_fn(n->fn));
 	if (!x) {
 		p->losses.merge_failures++;
 		return;
 	}
 	x->calls += n->calls;
-	x->samples += n->samples;
+	if (inlined)
+		x->inlined_calls += n->calls;
+	x->samples += samples;
 	for (unsigned i = 0; i < p->nev; i++) {
 		x->self[i] += self[i];
 		x->total[i] += total[i];
@@ -66,25 +72,57 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 	pv_path_map_put(&m->map, n, x);
 }
 
+/* An inlined body's self is its host's: the code ran in the host's frame,
+ * as in the real program, where the body has no frame (the host: the
+ * nearest node up that is not an inlined body). Its calls and its total
+ * (the time inside the body, callees included) stay its own. */
+static void give_self_to_host(struct merge *m, const struct pv_node *n, uint64_t *self,
+			      uint64_t *samples)
+{
+	const struct pv_node *host = n->parent;
+	while (pv_key_is_inlined(host->fn))
+		host = host->parent;
+	struct pv_profile *p = m->map.p;
+	struct pv_path *hp = host->fn ? pv_path_map_get(&m->map, host) : NULL;
+	struct pv_fstat *hf = host->fn ? pv_profile_func(p, host->fn) : NULL;
+	if (!hp || !hf)
+		return; /* the host could not be merged: the body keeps it */
+	hp->samples += *samples;
+	hf->samples += *samples;
+	for (unsigned i = 0; i < p->nev; i++) {
+		hp->self[i] += self[i];
+		hf->self[i] += self[i];
+		self[i] = 0;
+	}
+	*samples = 0;
+}
+
 static void merge_node(const struct pv_node *n, void *arg)
 {
 	struct merge *m = arg;
 	struct pv_profile *p = m->map.p;
-	enum pv_func_kind kind = pv_runtime_kind_of(n->fn);
+	void *fn = pv_key_fn(n->fn);
+	uint64_t inlined = pv_key_is_inlined(n->fn) ? n->calls : 0;
+	enum pv_func_kind kind = pv_runtime_kind_of(fn);
 	uint64_t self[PV_MAX_EVENTS] = { 0 }, total[PV_MAX_EVENTS] = { 0 };
+	uint64_t samples = n->samples;
 	if (!pv_node_is_fold(n)) /* a fold edge has no costs */
 		node_costs(m, n, self, total);
-	merge_path(m, n, kind, self, total);
-	struct pv_fstat *f = pv_profile_func(p, n->fn);
+	if (inlined && !pv_node_is_fold(n))
+		give_self_to_host(m, n, self, &samples);
+	merge_path(m, n, kind, self, total, samples);
+	struct pv_fstat *f = pv_profile_func(p, fn);
 	if (f)
 		f->kind = kind;
-	struct pv_astat *a = pv_profile_arc(p, n->parent->fn, n->fn);
+	struct pv_astat *a = pv_profile_arc(p, pv_key_fn(n->parent->fn), fn);
 	if (!f || !a) {
 		p->losses.merge_failures++;
 		return;
 	}
 	f->calls += n->calls;
+	f->inlined_calls += inlined;
 	a->calls += n->calls;
+	a->inlined_calls += inlined;
 	if (m->ts && kind != PV_FUNC_SIGNAL) {
 		m->ts->calls += n->calls;
 		if (n->parent->fn)
@@ -97,7 +135,7 @@ static void merge_node(const struct pv_node *n, void *arg)
 		a->nested_calls += n->calls;
 		return;
 	}
-	f->samples += n->samples;
+	f->samples += samples;
 	for (unsigned i = 0; i < p->nev; i++) {
 		f->self[i] += self[i];
 		f->total[i] += total[i];

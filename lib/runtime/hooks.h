@@ -65,25 +65,29 @@ PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t
 	pv_thread_publish(t, below->node);
 }
 
-/* May a frame be pushed above f by a call at stack pointer sp? Not if f
- * lies below sp: it was left without its exit hook (equal is normal: gcc
- * calls the hooks of inlined bodies from one frame). Nor if the stack is full. */
+/* May a frame be pushed above f by a call at stack pointer sp? Only if sp
+ * is below f's: a real call's hooks run deeper than its caller's. Equal,
+ * the hooks run in f's own frame: a body the compiler inlined into f (gcc
+ * and clang hook inlined bodies where they land), which pv_thread_enter_
+ * inlined counts without a frame. Above, f was left without its exit hook.
+ * Nor if the stack is full. */
 PV_INLINE int pv_can_push_above(const struct pv_thread *t, const struct pv_frame *f,
 				uintptr_t sp)
 {
-	return f->sp >= sp && f != t->stack_limit;
+	return f->sp > sp && f != t->stack_limit;
 }
 
 /* Where the hooks' branches go. fn comes first because it arrives in the
  * first argument register: the hooks' straight line then moves nothing. */
 typedef void pv_enter_fn(void *fn, struct pv_thread *t, uintptr_t sp);
-typedef void pv_exit_fn(void *fn, struct pv_thread *t);
+typedef void pv_exit_fn(void *fn, struct pv_thread *t, uintptr_t sp);
 
 /* The enter hook on a thread in mode: push fn if its edge from the caller's
- * node is in that node's cache; a cache miss goes to indexed, anything else
- * (another mode, a frame left by a longjmp, a full stack) to slow. A look
- * of the sampler's is charged on the way, outside any runtime section: a
- * signal handler arriving then is recorded like any other. */
+ * node is in that node's cache; a cache miss goes to indexed, a call in the
+ * top frame's own frame (an inlined body) to pv_thread_enter_inlined,
+ * anything else (another mode, a frame left by a longjmp, a full stack) to
+ * slow. A look of the sampler's is charged on the way, outside any runtime
+ * section: a signal handler arriving then is recorded like any other. */
 PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
 			     const unsigned nev, pv_read_fn *read, pv_enter_fn *indexed,
 			     pv_enter_fn *slow)
@@ -100,6 +104,10 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 				return;
 			}
 			indexed(fn, t, sp);
+			return;
+		}
+		if (f->sp == sp) {
+			pv_thread_enter_inlined(fn, t, sp);
 			return;
 		}
 	}
@@ -121,14 +129,16 @@ PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t sp
 	}
 }
 
-/* The exit hook on a thread in mode: pop the top frame if it is fn's
- * (charging a look of the sampler's on the way); anything else (frames
- * skipped by unwinding, a stray exit) goes to slow. */
-PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, const int mode, const unsigned nev,
-			    pv_read_fn *read, pv_exit_fn *slow)
+/* The exit hook on a thread in mode, called at stack pointer sp: pop the
+ * top frame if it is fn's, or fn's inlined body in the frame of the same
+ * stack pointer (charging a look of the sampler's on the way); anything
+ * else (frames skipped by unwinding, a stray exit) goes to slow. */
+PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
+			    const unsigned nev, pv_read_fn *read, pv_exit_fn *slow)
 {
 	struct pv_frame *f = t->top;
-	if (likely(t->mode == mode) && likely(f->node->fn == fn)) {
+	if (likely(t->mode == mode) &&
+	    (likely(f->node->fn == fn) || (f->sp == sp && f->node->fn == pv_inlined_key(fn)))) {
 		uint64_t now[PV_MAX_EVENTS];
 		pv_thread_publish(t, NULL);
 		if (mode != PV_MODE_CLOCK)
@@ -137,7 +147,7 @@ PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, const int mode, const
 		pv_pop_at(t, f, now, nev);
 		return;
 	}
-	slow(fn, t);
+	slow(fn, t, sp);
 }
 
 #endif /* PV_RUNTIME_HOOKS_H */

@@ -140,11 +140,11 @@ static PV_NOINLINE void pv_enter_generic_mode(void *fn, struct pv_thread *t, uin
 		      pv_enter_generic_indexed, pv_enter_slow);
 }
 
-static PV_NOINLINE void pv_exit_generic_mode(void *fn, struct pv_thread *t)
+static PV_NOINLINE void pv_exit_generic_mode(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	pv_hook_exit(t, fn, PV_MODE_GENERIC, t->nev, pv_read_counters, pv_thread_exit_slow);
+	pv_hook_exit(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_read_counters, pv_thread_exit_slow);
 }
 
 /* Off the count-only straight line: the TSC's (PROFVIZ_TIME=hooks), a
@@ -155,9 +155,9 @@ static PV_NOINLINE void pv_enter_clock_mode(void *fn, struct pv_thread *t, uintp
 		      pv_enter_generic_mode);
 }
 
-static PV_NOINLINE void pv_exit_clock_mode(void *fn, struct pv_thread *t)
+static PV_NOINLINE void pv_exit_clock_mode(void *fn, struct pv_thread *t, uintptr_t sp)
 {
-	pv_hook_exit(t, fn, PV_MODE_CLOCK, 1, pv_read_clock, pv_exit_generic_mode);
+	pv_hook_exit(t, fn, sp, PV_MODE_CLOCK, 1, pv_read_clock, pv_exit_generic_mode);
 }
 
 PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
@@ -170,7 +170,8 @@ PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 PV_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	(void)call_site;
-	pv_hook_exit(pv_self, fn, PV_MODE_COUNT, 0, pv_read_none, pv_exit_clock_mode);
+	pv_hook_exit(pv_self, fn, pv_arch_stack_pointer(), PV_MODE_COUNT, 0, pv_read_none,
+		     pv_exit_clock_mode);
 }
 
 /* ---- threads ---- */
@@ -267,6 +268,7 @@ static struct pv_thread *thread_setup(void)
 		return &pv_gone;
 	}
 	t->tid = gettid_raw();
+	t->inlined_as_frames = pv_config.inlined_as_frames;
 	note_thread_clocks(t);
 	pv_sampler_thread_begins(t);
 	if (pv_time_sampled)

@@ -97,9 +97,9 @@ static void exit_slow(struct pv_thread *t, void *fn)
 	struct pv_frame *f = t->top;
 	/* A signal handler never returns from the frames it interrupted: the
 	 * search stops at a signal's frame. */
-	while (f != t->stack && f->node->fn != fn && !pv_signal_of(f->node->fn))
+	while (f != t->stack && pv_key_fn(f->node->fn) != fn && !pv_signal_of(f->node->fn))
 		f = pv_stack_under(t, f);
-	if (f == t->stack || f->node->fn != fn) {
+	if (f == t->stack || pv_key_fn(f->node->fn) != fn) {
 		t->stray_exits++; /* entered before profiling began, or never recorded */
 		pv_debug(3, "thread %d: an exit from %p with no activation", (int)t->tid, fn);
 		return;
@@ -120,8 +120,9 @@ void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 	pv_guard_leave_abandonable(&g, entered);
 }
 
-void pv_thread_exit_slow(void *fn, struct pv_thread *t)
+void pv_thread_exit_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 {
+	(void)sp;
 	struct pv_guard g;
 	int entered = pv_guard_enter_abandonable(&g, t);
 	if (entered) {
@@ -129,6 +130,20 @@ void pv_thread_exit_slow(void *fn, struct pv_thread *t)
 		g.mode = t->run_mode;
 	}
 	pv_guard_leave_abandonable(&g, entered);
+}
+
+void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	struct pv_frame *f = t->top; /* the hook has published NULL */
+	void *key = t->inlined_as_frames ? fn : pv_inlined_key(fn);
+	struct pv_node *c = f->node->cache[pv_child_slot(key)];
+	if (f != t->stack_limit && (likely(c->fn == key) ||
+				    (c = pv_cct_find(&t->cct, f->node, key)) != NULL)) {
+		pv_thread_settle_owed(t, f->node);
+		pv_push(t, f, c, sp, t->nev, t->read);
+	} else {
+		pv_thread_enter_slow(key, t, sp); /* a new path, or a full stack */
+	}
 }
 
 /* ---- setjmp and longjmp ---- */

@@ -74,6 +74,7 @@ struct pv_thread {
 			     * not yet charged (pv_thread_settle) */
 	struct pv_frame *top;
 	struct pv_frame *stack_limit; /* the last frame that may be pushed onto */
+	int inlined_as_frames;       /* PROFVIZ_INLINED=frames: inlined bodies pushed */
 	uint64_t last[PV_MAX_EVENTS]; /* counter values at the last hook */
 	pv_read_fn *read;            /* counter read for PV_MODE_GENERIC */
 
@@ -280,7 +281,16 @@ void pv_thread_release(struct pv_thread *t);
  * runtime boundary. A thread already inside the runtime, or not profiled,
  * records nothing. (Argument order as hooks.h's pv_enter_fn/pv_exit_fn.) */
 void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
-void pv_thread_exit_slow(void *fn, struct pv_thread *t);
+void pv_thread_exit_slow(void *fn, struct pv_thread *t, uintptr_t sp);
+
+/* An enter hook called in the top frame's own frame (hooks.h): a body the
+ * compiler inlined there. Pushed like a call, on an edge of its own from the
+ * top node (the inlined key, cct.h), so that its calls, its nesting and the
+ * calls it makes stay exact; at hand-over its self goes to the function
+ * whose code it is (handover.c). Under the plain key when
+ * t->inlined_as_frames (PROFVIZ_INLINED=frames: each a function of its own,
+ * as before). */
+void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp);
 
 /* Around a signal handler: the handler's calls are recorded under a node
  * for the signal, a child of the interrupted function. Its frame goes one

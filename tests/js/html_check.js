@@ -2,8 +2,8 @@
 // html_check.js — drives a page `profviz html` wrote in Debian's chromium
 // and prints what it saw, as JSON, for tests/t_html.py to judge against
 // the profile. usage: node html_check.js CONFIG.json
-// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, shots: DIR, nodeAbove: %,
-//           arcAbove: % }
+// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, inlined: PAGE, shots: DIR,
+//           nodeAbove: %, arcAbove: % }
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -70,6 +70,31 @@ async function slideTo(page, name, above) {
     await page.keyboard.press("ArrowRight");
   }
   return slidersSeen(page);
+}
+
+// The table's heads, and each row's function with its cell in column
+// NAME (null when there is none) and whether that cell is marked few.
+async function tableColumn(page, name) {
+  await page.click("#tabs button[data-view='table']");
+  return page.evaluate((name) => {
+    const heads = [...document.querySelectorAll("#table th")].map((th) => th.textContent.replace(/ [\u25be\u25b4]$/, ""));
+    const col = heads.indexOf(name);
+    return {
+      heads,
+      rows: [...document.querySelectorAll("#table tbody tr")].map((tr) =>
+        [tr.cells[0].textContent, col < 0 ? null : tr.cells[col].textContent, col >= 0 && tr.cells[col].classList.contains("few")]),
+    };
+  }, name);
+}
+
+// The side panel's text for the function named NAME, picked in the table
+// (which is shown again after).
+async function panelOf(page, name) {
+  await page.click("#table tbody tr:has(td:text-is('" + name + "'))");
+  const text = await page.evaluate(() => document.getElementById("details").innerText);
+  await page.keyboard.press("Escape");
+  await page.click("#tabs button[data-view='table']");
+  return text;
 }
 
 (async () => {
@@ -272,27 +297,35 @@ async function slideTo(page, name, above) {
       };
     });
     await sp.screenshot({ path: path.join(cfg.shots, "sampled.png") });
-    await sp.click("#tabs button[data-view='table']");
-    out.sampled.table = await sp.evaluate(() => {
-      const heads = [...document.querySelectorAll("#table th")].map((th) => th.textContent.replace(/ [\u25be\u25b4]$/, ""));
-      const col = heads.indexOf("Samples");
-      return {
-        heads,
-        rows: [...document.querySelectorAll("#table tbody tr")].map((tr) =>
-          [tr.cells[0].textContent, col < 0 ? null : tr.cells[col].textContent, col >= 0 && tr.cells[col].classList.contains("few")]),
-      };
-    });
+    out.sampled.table = await tableColumn(sp, "Samples");
     await sp.screenshot({ path: path.join(cfg.shots, "sampled-table.png") });
-    const panelOf = async (name) => {
-      await sp.click("#table tbody tr:has(td:text-is('" + name + "'))");
-      const text = await sp.evaluate(() => document.getElementById("details").innerText);
-      await sp.keyboard.press("Escape");
-      await sp.click("#tabs button[data-view='table']");
-      return text;
-    };
-    out.sampled.panel = { rare: await panelOf("rare"), compute: await panelOf("compute"),
-                          wait: await panelOf("<blocked: nanosleep>") };
+    out.sampled.panel = { rare: await panelOf(sp, "rare"), compute: await panelOf(sp, "compute"),
+                          wait: await panelOf(sp, "<blocked: nanosleep>") };
     out.hotHeads = await page.evaluate(() => [...document.querySelectorAll("#table th")].map((th) => th.textContent));
+
+    // a page with calls the compiler inlined: the table's column, the
+    // panel of a function inlined everywhere and of its host, the dashed
+    // arc and what hovering it says
+    const ip = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(ip);
+    await loadTimed(ip, cfg.inlined);
+    out.inlined = await ip.evaluate(() => ({
+      dashed: [...document.querySelectorAll("#graph g.edge")]
+        .filter((g) => g.querySelector("path[stroke-dasharray]"))
+        .map((g) => g.dataset.key),
+    }));
+    // hover the middle of the arc's line (its bounding box's need not be on it)
+    const edge = ip.locator("#graph g.edge[data-key='" + cfg.inlinedEdge + "'] path").first();
+    const middle = await edge.evaluate((p) => {
+      const pt = p.getPointAtLength(p.getTotalLength() / 2), m = p.getScreenCTM();
+      return { x: pt.x * m.a + pt.y * m.c + m.e, y: pt.x * m.b + pt.y * m.d + m.f };
+    });
+    await ip.mouse.move(middle.x, middle.y);
+    out.inlined.edgeTip = await ip.evaluate(() => document.getElementById("tip").innerText);
+    out.inlined.table = await tableColumn(ip, "Inlined");
+    await ip.screenshot({ path: path.join(cfg.shots, "inlined-table.png") });
+    out.inlined.panel = { kind_of: await panelOf(ip, "kind_of"), sum_kinds: await panelOf(ip, "sum_kinds"),
+                          weight: await panelOf(ip, "weight") };
   } catch (e) {
     out.exception = String(e.stack || e);
   }

@@ -35,9 +35,9 @@ static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
 	pv_hook_enter_indexed(t, fn, sp, 1, scripted_read, pv_thread_enter_slow);
 }
 
-/* Calls happen at one stack depth: equal CFAs nest (as gcc's inlined bodies
- * do), so the shadow stack follows the hooks alone. A signal handler runs
- * deeper. */
+/* Each call runs 64 bytes deeper than its caller, as real calls do (hooks
+ * at the caller's own depth would be an inlined body's). A signal handler
+ * runs deeper still. */
 #define SP ((uintptr_t)1 << 40)
 static uintptr_t hook_sp = SP;
 
@@ -45,6 +45,7 @@ static void hook_enter(void *fn, void *call_site)
 {
 	(void)call_site;
 	clock_now += ENTER_PRE;
+	hook_sp -= 64;
 	pv_hook_enter(self, fn, hook_sp, PV_MODE_GENERIC, 1, scripted_read, enter_indexed,
 		      pv_thread_enter_slow);
 	clock_now += ENTER_POST;
@@ -54,7 +55,8 @@ static void hook_exit(void *fn, void *call_site)
 {
 	(void)call_site;
 	clock_now += EXIT_PRE;
-	pv_hook_exit(self, fn, PV_MODE_GENERIC, 1, scripted_read, pv_thread_exit_slow);
+	pv_hook_exit(self, fn, hook_sp, PV_MODE_GENERIC, 1, scripted_read, pv_thread_exit_slow);
+	hook_sp += 64;
 	clock_now += EXIT_POST;
 }
 
@@ -174,14 +176,15 @@ static void a(void)
 static void handler(struct pv_thread *t)
 {
 	uint64_t saved[PV_MAX_EVENTS];
-	struct pv_frame *restore = pv_thread_signal_enter(t, SIG, SP - 64, saved);
+	uintptr_t interrupted = hook_sp;
+	struct pv_frame *restore = pv_thread_signal_enter(t, SIG, interrupted - 32, saved);
 	if (!restore)
 		abort();
-	hook_sp = SP - 128;
+	hook_sp = interrupted - 1024;
 	call(H);
 	work(H, 6);
 	ret(H);
-	hook_sp = SP;
+	hook_sp = interrupted;
 	pv_thread_signal_leave(t, restore, saved);
 }
 

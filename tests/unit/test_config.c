@@ -80,6 +80,15 @@ int main(void)
 	expect_message("PROFVIZ_TIME", "tsc",
 		       "profviz: PROFVIZ_TIME='tsc' is not 'sampled' or 'hooks'; using sampled");
 	tap_ok(!c.time_from_hooks, "... and sampled used");
+	load(0, NULL, NULL);
+	tap_ok(!c.inlined_as_frames, "inlined bodies counted in their host by default");
+	load(0, "PROFVIZ_INLINED", "frames");
+	tap_ok(c.inlined_as_frames && n_messages == 0, "PROFVIZ_INLINED=frames");
+	load(0, "PROFVIZ_INLINED", "host");
+	tap_ok(!c.inlined_as_frames && n_messages == 0, "PROFVIZ_INLINED=host");
+	expect_message("PROFVIZ_INLINED", "frame",
+		       "profviz: PROFVIZ_INLINED='frame' is not 'host' or 'frames'; using host");
+	tap_ok(!c.inlined_as_frames, "... and host used");
 	load(0, "PROFVIZ_RATE", "4k");
 	tap_ok(c.rate_hz == 4000 && n_messages == 0, "PROFVIZ_RATE=4k: 4000");
 	load(0, "PROFVIZ_RATE", "250");

@@ -136,8 +136,8 @@ static void enter(struct pv_thread *t, uintptr_t fn)
 
 static void leave(struct pv_thread *t, uintptr_t fn)
 {
-	depth--;
-	pv_hook_exit(t, (void *)fn, PV_MODE_GENERIC, 1, sim_read, pv_thread_exit_slow);
+	uintptr_t sp = ((uintptr_t)1 << 40) - 64 * (uintptr_t)depth--;
+	pv_hook_exit(t, (void *)fn, sp, PV_MODE_GENERIC, 1, sim_read, pv_thread_exit_slow);
 }
 
 static struct pv_event_set cycles_only;

@@ -39,8 +39,8 @@ static void enter(struct pv_thread *t, const void *fn)
 
 static void leave(struct pv_thread *t, const void *fn)
 {
-	depth--;
-	pv_hook_exit(t, (void *)fn, PV_MODE_COUNT, 0, pv_read_none, pv_thread_exit_slow);
+	uintptr_t sp = STACK_TOP - 64 * (uintptr_t)depth--;
+	pv_hook_exit(t, (void *)fn, sp, PV_MODE_COUNT, 0, pv_read_none, pv_thread_exit_slow);
 }
 
 /* The thread runs for ns of CPU, then the sampler looks. */

@@ -224,6 +224,83 @@ static void sampled_graph(void)
 	free(dot);
 }
 
+/* Calls the compiler inlined: kind, inlined into f (100 calls) and g (50),
+ * never called for real; half, inlined in 2 of its 3 calls from main; and
+ * tiny, inlined into f too, at 0.2% of the run. */
+static void inlined_graph(const struct pv_event_desc *events)
+{
+	struct pv_rfunc funcs[6];
+	memset(funcs, 0, sizeof(funcs));
+	static char names[6][8] = { "main", "f", "g", "kind", "half", "tiny" };
+	uint64_t self[6] = { 100, 500, 100, 0, 298, 0 }, total[6] = { 1000, 850, 150, 300, 298, 2 };
+	uint64_t calls[6] = { 1, 1, 1, 150, 3, 1000 }, inlined[6] = { 0, 0, 0, 150, 2, 1000 };
+	for (int i = 0; i < 6; i++) {
+		funcs[i] = (struct pv_rfunc){ .id = i, .calls = calls[i],
+					      .inlined_calls = inlined[i], .self = { self[i] },
+					      .total = { total[i] } };
+		funcs[i].sym.name = names[i];
+		funcs[i].sym.module = "/bin/prog";
+	}
+	struct pv_rarc arcs[7] = {
+		{ .caller = -1, .callee = 0, .calls = 1, .total = { 1000 } },
+		{ .caller = 0, .callee = 1, .calls = 1, .total = { 850 } },
+		{ .caller = 0, .callee = 4, .calls = 3, .inlined_calls = 2, .total = { 298 } },
+		{ .caller = 1, .callee = 3, .calls = 100, .inlined_calls = 100, .total = { 200 } },
+		{ .caller = 0, .callee = 2, .calls = 1, .total = { 150 } },
+		{ .caller = 2, .callee = 3, .calls = 50, .inlined_calls = 50, .total = { 100 } },
+		{ .caller = 1, .callee = 5, .calls = 1000, .inlined_calls = 1000, .total = { 2 } },
+	};
+	/* the graph numbers them hottest first: main f kind half g tiny */
+	struct pv_report r = {
+		.program = "/bin/prog", .pid = 42, .nev = 1, .events = events,
+		.multiplexed = { 1.0 }, .run_total = { 1000 }, .threads = 1,
+		.node_threshold = 0.5, .edge_threshold = 0.1, .n_funcs = 6, .n_arcs = 7,
+		.funcs = funcs, .arcs = arcs,
+	};
+	char *dot = render(pv_write_dot, &r);
+	double hue, width;
+	int dashed = 0, half_dashed = 1;
+	int found = edge_look(dot, "f1 -> f2 ", &hue, &width, &dashed) &&
+		    edge_look(dot, "f0 -> f3 ", &hue, &width, &half_dashed);
+	tap_ok(found && dashed && !half_dashed,
+	       "inlined: an arc whose every call was inlined is dashed, one with some is not");
+	tap_ok(dot && strstr(dot, "f1 -> f2 [label=\"  20.00%\\l  23.5% of caller\\l  100\xc3\x97, "
+				   "inlined\\l\"") && strstr(dot, "its calls inlined into the caller"),
+	       "inlined: its label says so, and its tooltip");
+	tap_ok(dot && strstr(dot, "f0 -> f3 [label=\"  29.80%\\l  29.8% of caller\\l  "
+				   "3\xc3\x97 (2 inlined)\\l\""),
+	       "inlined: an arc with some says how many");
+	char *kind = node_line(dot, 2), *half = node_line(dot, 3);
+	tap_ok(kind && strstr(kind, "\\n150\xc3\x97\\ninlined into f and 1 other\"") &&
+		       strstr(kind, "every call inlined into f and 1 other: their self counts "
+				    "there"),
+	       "inlined: a function inlined everywhere says into what, in its box and on hover");
+	tap_ok(half && !strstr(half, "\\ninlined") &&
+		       strstr(half, "\\n2 of its calls inlined into main: "),
+	       "inlined: one called for real too says so on hover only");
+	tap_ok(dot && strstr(dot, "\\ldashed arc, 'inlined': calls the compiler inlined, whose "
+				   "self counts in the caller's, the code they ran in\\l"),
+	       "inlined: the legend says what a dashed 'inlined' arc is");
+	/* Its total judges it, as any function: an inlined leaf is often
+	 * called a lot for little. */
+	tap_ok(dot && !node_line(dot, 5) && !strstr(dot, "-> f5 ") &&
+		       strstr(dot, "hidden: 1 functions (0.00% self), 1 arcs"),
+	       "inlined: one under the thresholds is hidden, its arc too, as any function");
+	free(kind);
+	free(half);
+	free(dot);
+
+	for (int i = 0; i < 7; i++)
+		arcs[i].inlined_calls = 0;
+	for (int i = 0; i < 6; i++)
+		funcs[i].inlined_calls = 0;
+	dot = render(pv_write_dot, &r);
+	tap_ok(dot && !strstr(dot, "inlined") && edge_look(dot, "f1 -> f2 ", &hue, &width, &dashed) &&
+		       !dashed,
+	       "inlined: none in the profile, none said, nothing dashed");
+	free(dot);
+}
+
 int main(void)
 {
 	struct pv_event_desc events[2];
@@ -322,5 +399,6 @@ int main(void)
 	amounts_in_units();
 	arcs_by_share_of_run(events);
 	sampled_graph();
+	inlined_graph(events);
 	return tap_done();
 }
