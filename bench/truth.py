@@ -319,10 +319,19 @@ def compare(argv, freq=10000, noise=False, callgraph="dwarf,32768", twin=None, l
         result["sampled_cpu_seconds"] = sum(t["cpu_seconds"] for t in p.get("per_thread", []))
     graph_arcs = None
     for t in times:
+        # An arc all of whose calls were inlined bodies has no frame to
+        # sample in the native twin either: perf cannot see it.
+        names = {f["id"]: f["name"] for f in profiles[t]["functions"]}
+        calls, inlined_calls = collections.Counter(), collections.Counter()
+        for a in profiles[t]["arcs"]:
+            pair = (names.get(a["caller"]), names[a["callee"]])
+            calls[pair] += a["calls"]
+            inlined_calls[pair] += a.get("inlined_calls", 0)
+        inlined = {k for k, n in calls.items() if n and inlined_calls[k] == n}
         for label, raw in LABELS[t]:
             mine_self, mine_arcs = profviz_shares(profiles[t], raw)
             shown = [a for a, v in mine_arcs.items() if v >= ARC_SHOWN and a[1] in functions
-                     and (a[0] is None or a[0] in functions)]
+                     and (a[0] is None or a[0] in functions) and a not in inlined]
             if graph_arcs is None or label == "compensated":
                 graph_arcs = shown
             result[label] = dict(distance((mine_self, mine_arcs), truth_shares, shown, cycles),
