@@ -253,7 +253,7 @@ static void arcs(const struct view *v, unsigned top)
 		printf("%12" PRIu64 "  %s -> %s", a->calls,
 		       a->caller >= 0 ? r->funcs[a->caller].sym.name : "<uninstrumented>",
 		       r->funcs[a->callee].sym.name);
-		if (a->inlined_calls == a->calls)
+		if (pv_arc_all_inlined(a))
 			printf("  (inlined)");
 		else if (a->inlined_calls)
 			printf("  (%" PRIu64 " inlined)", a->inlined_calls);

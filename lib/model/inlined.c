@@ -8,6 +8,11 @@ int pv_all_inlined(const struct pv_rfunc *f)
 	return f->calls && f->inlined_calls == f->calls;
 }
 
+int pv_arc_all_inlined(const struct pv_rarc *a)
+{
+	return a->calls && a->inlined_calls == a->calls;
+}
+
 struct pv_host *pv_inlined_hosts(const struct pv_report *r)
 {
 	struct pv_host *h = malloc((r->n_funcs ? r->n_funcs : 1) * sizeof(*h));

@@ -16,6 +16,9 @@
 /* Whether every call of f ran inlined: it never had a frame of its own. */
 int pv_all_inlined(const struct pv_rfunc *f);
 
+/* Whether every call of a ran the callee inlined into the caller. */
+int pv_arc_all_inlined(const struct pv_rarc *a);
+
 /* Where a function's inlined calls ran. */
 struct pv_host {
 	int func;        /* the caller that inlined most of its calls, or -1 */

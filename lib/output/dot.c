@@ -258,9 +258,6 @@ static void write_program_node(FILE *out, const struct pv_report *r)
 		"outside instrumented code\"];\n", hex, pv_text_colour(hex));
 }
 
-/* The box's text: [library], name, total %, (self %), calls, the other
- * events' shares, and the IPC when both cycles and instructions were
- * counted. */
 /* "f", or "f and 2 others": the functions a function's calls were
  * inlined into. */
 static void write_hosts(FILE *out, const struct pv_report *r, const struct pv_host *h)
@@ -273,6 +270,9 @@ static void write_hosts(FILE *out, const struct pv_report *r, const struct pv_ho
 		fprintf(out, " and %u other%s", h->others, h->others == 1 ? "" : "s");
 }
 
+/* The box's text: [library], name, total %, (self %), calls, the other
+ * events' shares, the IPC when both cycles and instructions were counted,
+ * and where a function inlined everywhere ran. */
 static void write_function_label(FILE *out, const struct pv_report *r, const struct pv_rfunc *f,
 				 int ambiguous, const struct pv_host *host)
 {
@@ -358,16 +358,10 @@ static void write_function_node(FILE *out, const struct pv_report *r, const stru
 static void write_arc_calls(FILE *out, const struct pv_rarc *a)
 {
 	fprintf(out, "  %" PRIu64 "\xc3\x97", a->calls);
-	if (a->inlined_calls == a->calls)
+	if (pv_arc_all_inlined(a))
 		fputs(", inlined", out);
 	else if (a->inlined_calls)
 		fprintf(out, " (%" PRIu64 " inlined)", a->inlined_calls);
-}
-
-/* Whether every call of a ran the callee inlined into the caller. */
-static int arc_is_inlined(const struct pv_rarc *a)
-{
-	return a->calls > 0 && a->inlined_calls == a->calls;
 }
 
 /* Coloured and thickened by its share of the run, as the boxes are (the
@@ -399,7 +393,7 @@ static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc
 		fprintf(out, "  %.1f%% of caller\\l", 100 * of_caller);
 	write_arc_calls(out, a);
 	fprintf(out, "\\l\", %scolor=\"%s\", fontcolor=\"%s\", penwidth=%.2f, arrowsize=%.2f, "
-		"tooltip=\"%.2f%% of the run", arc_is_inlined(a) ? "style=dashed, " : "", hex, hex,
+		"tooltip=\"%.2f%% of the run", pv_arc_all_inlined(a) ? "style=dashed, " : "", hex, hex,
 		width, 0.5 * sqrt(width) + 0.3, 100 * of_run);
 	if (has_caller)
 		fprintf(out, ", %.2f%% of the caller's total", 100 * of_caller);
@@ -408,7 +402,7 @@ static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc
 			"callee", a->nested_calls);
 	if (a->inlined_calls)
 		fprintf(out, "; %s inlined into the caller: their self counts in the caller's",
-			arc_is_inlined(a) ? "its calls" : "some of its calls");
+			pv_arc_all_inlined(a) ? "its calls" : "some of its calls");
 	fputs("\"];\n", out);
 }
 

@@ -34,10 +34,10 @@ static void node_costs(const struct merge *m, const struct pv_node *n, uint64_t 
 
 /* A node's path: its parent's path extended by it. Fold edges count their
  * calls on the path of the node they fold into. Every edge's calls are also
- * calls its parent's path made (a signal's delivery is no hook call; an
- * inlined body's hooks are cheaper than a call's, and compensation leaves
- * them in the host). An inlined edge counts on its function's path under
- * the host's, as inlined calls. */
+ * calls its parent's path made (a signal's delivery is no hook call; nor,
+ * for compensation, is an inlined body's: its self is already its host's,
+ * and its hooks' cost is left there). An inlined edge counts on its
+ * function's path under the host's, as inlined calls. */
 static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_kind kind,
 		       const uint64_t *self, const uint64_t *total, uint64_t samples)
 {

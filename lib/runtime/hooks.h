@@ -69,8 +69,8 @@ PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t
  * is below f's: a real call's hooks run deeper than its caller's. Equal,
  * the hooks run in f's own frame: a body the compiler inlined into f (gcc
  * and clang hook inlined bodies where they land), which pv_thread_enter_
- * inlined counts without a frame. Above, f was left without its exit hook.
- * Nor if the stack is full. */
+ * inlined pushes under the inlined key. Above, f was left without its exit
+ * hook. Nor if the stack is full. */
 PV_INLINE int pv_can_push_above(const struct pv_thread *t, const struct pv_frame *f,
 				uintptr_t sp)
 {

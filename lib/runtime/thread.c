@@ -136,14 +136,17 @@ void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	struct pv_frame *f = t->top; /* the hook has published NULL */
 	void *key = t->inlined_as_frames ? fn : pv_inlined_key(fn);
-	struct pv_node *c = f->node->cache[pv_child_slot(key)];
-	if (f != t->stack_limit && (likely(c->fn == key) ||
-				    (c = pv_cct_find(&t->cct, f->node, key)) != NULL)) {
-		pv_thread_settle_owed(t, f->node);
-		pv_push(t, f, c, sp, t->nev, t->read);
-	} else {
-		pv_thread_enter_slow(key, t, sp); /* a new path, or a full stack */
+	if (unlikely(f == t->stack_limit)) {
+		pv_thread_enter_slow(key, t, sp);
+		return;
 	}
+	/* Then as the hooks push a call (hooks.h), with the thread's events. */
+	pv_thread_settle_owed(t, f->node);
+	struct pv_node *c = f->node->cache[pv_child_slot(key)];
+	if (likely(c->fn == key))
+		pv_push(t, f, c, sp, t->nev, t->read);
+	else
+		pv_hook_enter_indexed(t, key, sp, t->nev, t->read, pv_thread_enter_slow);
 }
 
 /* ---- setjmp and longjmp ---- */
