@@ -224,7 +224,8 @@ bench-hotlines: build/bench/hotlines
 # micro-benchmark on the plain core.
 BENCH_CFLAGS := -O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-calls \
 	-fno-ipa-cp $(WERROR_FLAG)
-BENCH_PROGS := build/bench/fib build/bench/mixed build/bench/dispatch build/bench/readcost
+BENCH_PROGS := build/bench/fib build/bench/mixed build/bench/dispatch build/bench/inlined \
+	build/bench/readcost
 build/bench/%: bench/%.c build/bench/cflags
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
 build/bench/readcost: bench/readcost.c $(call archives,plain,$(ALL_LAYERS)) build/bench/cflags

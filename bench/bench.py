@@ -23,6 +23,7 @@ WORKLOADS = {
     "fib (recursive)": ("fib", "32", ("18", "22")),
     "mixed (alternating callees)": ("mixed", "300000", ("2000", "6000")),
     "dispatch (64 callees at random)": ("dispatch", "3000000", ("20000", "60000")),
+    "inlined (bodies in the host)": ("inlined", "3000000", ("20000", "60000")),
 }
 
 

@@ -86,6 +86,15 @@ for compiler in ("gcc", "clang"):
                        d.stdout),
              "profviz dot says the same from the JSON", diag=d.stderr)
 
+    with t.case(compiler + ": profviz diff"):
+        d = h.command("diff", "-n", "0", "-e", "0", r.file("prof.json"), r.file("prof.json"))
+        arc = re.search(r'-> f\d+ \[label="  inlined\\l  [^"]*%d \u2192 %d\u00d7\\l"[^\]]*'
+                        r'style=dashed' % (INLINED, INLINED), d.stdout)
+        t.ok(d.returncode == 0 and arc and "\\ninlined\\n" in d.stdout and
+             "dashed arc, \\\"inlined\\\"" in d.stdout,
+             "its graph dashes the inlined arc, says so in the arc and the box, and the "
+             "caption says what that is", diag=(d.stderr, d.stdout[:1500]))
+
     with t.case(compiler + ": profviz report"):
         rep = h.command("report", "--color", "never", "--top", "0", r.file("prof.json"))
         t.eq(rep.returncode, 0, "profviz report")

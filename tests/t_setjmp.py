@@ -33,8 +33,13 @@ for combo in h.MATRIX:
                 t.eq(p.arc_calls("<signal SIGUSR2>", handler), N,
                      "%s: the inner handler ran under its signal" % v)
                 t.eq(p.arc_calls(handler, "after"), 0, "%s: no arc from the left handler" % v)
-            t.eq((p.data["resyncs"], p.data["stray_exits"]), (N, 0),
-                 "%s: one exact resynchronisation per landing" % v)
+            # A jumper the compiler inlined into main (clang -O2) has no
+            # frame to drop, unless a handler's ran above it: the landing
+            # only closes its body.
+            inlined = p.func(jumper).get("inlined_calls", 0) == N and not handler
+            t.eq((p.data["resyncs"], p.data["stray_exits"]), (0 if inlined else N, 0),
+                 "%s: one exact resynchronisation per landing%s"
+                 % (v, " (none: %s was inlined)" % jumper if inlined else ""))
 
 # Fortified builds call __longjmp_chk; _longjmp and setjmp are the other names.
 with t.case("gcc -O2 -D_FORTIFY_SOURCE=2"):

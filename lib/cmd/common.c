@@ -202,6 +202,7 @@ int pv_lead_with_event(struct pv_loaded *l, const char *name)
 	swap_real(r->caller_miss_cost, 0, e);
 	swap_real(r->callee_cost, 0, e);
 	swap_real(r->callee_span, 0, e);
+	swap_real(r->inlined_cost, 0, e);
 	for (unsigned i = 0; i < r->n_funcs; i++) {
 		swap_u64(r->funcs[i].self, 0, e);
 		swap_u64(r->funcs[i].total, 0, e);

@@ -330,9 +330,11 @@ static void read_compensation(struct reader *rd, json_t *root, struct pv_report 
 	r->compensated = json_is_true(json_object_get(root, "compensated"));
 	values_or(rd, root, "raw_run_total", r->nev, r->raw_run_total, r->run_total, "");
 	json_t *o = json_object_get(root, "overhead");
-	const char *keys[] = { "caller", "caller_miss", "callee", "callee_span" };
-	double *into[] = { r->caller_cost, r->caller_miss_cost, r->callee_cost, r->callee_span };
-	for (int k = 0; k < 4 && json_is_object(o); k++) {
+	/* "inlined" is newer than the others: 0 when absent */
+	const char *keys[] = { "caller", "caller_miss", "callee", "callee_span", "inlined" };
+	double *into[] = { r->caller_cost, r->caller_miss_cost, r->callee_cost, r->callee_span,
+			   r->inlined_cost };
+	for (int k = 0; k < 5 && json_is_object(o); k++) {
 		json_t *a = json_object_get(o, keys[k]);
 		for (unsigned i = 0; i < r->nev && i < json_array_size(a); i++)
 			into[k][i] = json_number_value(json_array_get(a, i));

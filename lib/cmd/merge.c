@@ -295,6 +295,8 @@ static void merge_run(struct merged *m, const struct pv_report *in, int first)
 		memcpy(r->caller_cost, in->caller_cost, sizeof(r->caller_cost));
 		memcpy(r->caller_miss_cost, in->caller_miss_cost, sizeof(r->caller_miss_cost));
 		memcpy(r->callee_cost, in->callee_cost, sizeof(r->callee_cost));
+		memcpy(r->callee_span, in->callee_span, sizeof(r->callee_span));
+		memcpy(r->inlined_cost, in->inlined_cost, sizeof(r->inlined_cost));
 		memcpy(r->multiplexed, in->multiplexed, sizeof(r->multiplexed));
 		r->compensated = in->compensated;
 		r->node_threshold = in->node_threshold;

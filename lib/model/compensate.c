@@ -28,11 +28,13 @@ double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct 
 		subtree_raw[i] = p->self;
 		if (!p->is_wait) /* blocked: no hook ran in that time */
 			raw += p->self;
-		double as_caller = (double)p->callees * c->caller + (double)p->misses * c->caller_miss;
+		double as_caller = (double)p->callees * c->caller + (double)p->misses * c->caller_miss +
+				   (double)p->bodies * c->inlined;
 		double as_callee = 0;
-		if (!p->is_signal && p->calls) {
-			double own = (p->self - as_caller) / (double)p->calls;
-			as_callee = (double)p->calls * c->callee;
+		uint64_t framed = p->calls - p->inlined_calls;
+		if (!p->is_signal && framed) {
+			double own = (p->self - as_caller) / (double)framed;
+			as_callee = (double)framed * c->callee;
 			whole += as_callee;
 			as_callee *= pv_callee_share(own, c->callee_span);
 		}
@@ -85,6 +87,6 @@ double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct 
 double pv_compensate(struct pv_comp_path *paths, unsigned n, double caller, double caller_miss,
 		     double callee)
 {
-	struct pv_hook_costs c = { caller, caller_miss, callee, 0 };
+	struct pv_hook_costs c = { caller, caller_miss, callee, 0, 0 };
 	return pv_compensate_costs(paths, n, &c, NULL);
 }

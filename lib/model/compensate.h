@@ -45,12 +45,14 @@ struct pv_overhead {
 	double caller_miss[PV_MAX_EVENTS]; /* more on the caller, per call that missed its cache */
 	double callee[PV_MAX_EVENTS];      /* lands on the callee, per call */
 	double callee_span[PV_MAX_EVENTS]; /* the stand-in callee's whole self per call */
+	double inlined[PV_MAX_EVENTS];     /* on the host, per body inlined into it: both
+					    * of its hooks run with the host's frame on top */
 };
 
 /* One event's overhead per call, as pv_overhead's fields (0 span: the
  * callee part is taken whole from every callee). */
 struct pv_hook_costs {
-	double caller, caller_miss, callee, callee_span;
+	double caller, caller_miss, callee, callee_span, inlined;
 };
 
 /* One call path, one event, as compensation sees it. */
@@ -59,8 +61,11 @@ struct pv_comp_path {
 	int is_signal;     /* a signal's delivery: no hook ran for its entry */
 	int is_wait;       /* a libc wait's node: its self is blocked time */
 	uint64_t calls;    /* entries, recursive ones included */
+	uint64_t inlined_calls; /* ... of which ran as bodies inlined into the parent's
+				 * frame: their hooks cost their host (bodies) */
 	uint64_t callees;  /* calls made from it through the hooks */
 	uint64_t misses;   /* ... of which missed the cache */
+	uint64_t bodies;   /* bodies inlined into its frame that ran (their hooks: its self) */
 	double self;       /* raw in, compensated out */
 	double total;      /* raw in, compensated out */
 };

@@ -113,6 +113,7 @@ static int add_run(struct pv_diff *d, struct matching *m, const struct pv_report
 			df->f = f;
 		s->present = 1;
 		s->calls += f->calls;
+		s->inlined += f->inlined_calls;
 		s->self += f->self[0];
 		s->total += f->total[0];
 	}
@@ -127,6 +128,7 @@ static int add_run(struct pv_diff *d, struct matching *m, const struct pv_report
 		s->present = 1;
 		s->calls += a->calls;
 		s->nested += a->nested_calls;
+		s->inlined += a->inlined_calls;
 		s->total += a->total[0];
 	}
 	free(func);
@@ -155,6 +157,12 @@ int pv_diff_arc_nested(const struct pv_diff_arc *e)
 {
 	const struct pv_diff_side *s = e->b.present ? &e->b : &e->a;
 	return e->caller >= 0 && s->calls > 0 && s->nested == s->calls;
+}
+
+int pv_diff_all_inlined(const struct pv_diff_side *a, const struct pv_diff_side *b)
+{
+	const struct pv_diff_side *s = b->present ? b : a;
+	return s->calls > 0 && s->inlined == s->calls;
 }
 
 /* Neither run has a total: no share to judge by, so everything is shown. */

@@ -23,6 +23,7 @@
 struct pv_diff_side {
 	int present;
 	uint64_t calls, nested, self, total;
+	uint64_t inlined; /* calls that ran as bodies the compiler inlined */
 };
 
 struct pv_diff_func {
@@ -78,6 +79,10 @@ struct pv_diff_change pv_diff_change_of(const struct pv_diff *d, uint64_t a, uin
 
 /* Whether all of an arc's calls entered an open activation of its callee. */
 int pv_diff_arc_nested(const struct pv_diff_arc *e);
+
+/* Whether every call of a function or an arc ran inlined into its caller,
+ * in B when it is there, else in A. */
+int pv_diff_all_inlined(const struct pv_diff_side *a, const struct pv_diff_side *b);
 
 /* The functions whose total changed by PV_DIFF_UNCHANGED points or more,
  * the largest change first: their indexes into order (room for n_funcs).

@@ -117,6 +117,7 @@ struct pv_thread_stat {
 	uint64_t calls;         /* through the hooks (not signal deliveries) */
 	uint64_t outer_calls;   /* ... of which came from outside instrumented code */
 	uint64_t inner_misses;  /* calls from instrumented code that missed the cache */
+	uint64_t inlined_calls; /* ... of which ran inlined bodies (cheaper hooks, no frame) */
 	uint64_t total[PV_MAX_EVENTS]; /* raw: its calls from outside instrumented code */
 	double cpu_seconds;     /* its CPU time, or -1 if unknown */
 	double wall_seconds;    /* from its first profiled call to its summary */

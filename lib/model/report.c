@@ -136,6 +136,21 @@ static int hooks_in(const struct pv_report *r, const struct pv_overhead *o, unsi
 	return o->calibrated && !pv_event_is_sampled(&r->events[e]);
 }
 
+/* Each path's inlined calls ran their hooks in their host's frame: the
+ * nearest path up that ran as a frame of its own, and so has a self. */
+static void inlined_into_hosts(const struct pv_report *r, const struct sums *s,
+			       struct pv_comp_path *cp)
+{
+	for (unsigned i = 0; i < r->n_paths; i++) {
+		uint64_t bodies = r->paths[i].inlined_calls;
+		int host = r->paths[i].parent;
+		while (host >= 0 && s->path_of[host]->inlined_calls == s->path_of[host]->calls)
+			host = r->paths[host].parent;
+		if (bodies && host >= 0)
+			cp[host].bodies += bodies;
+	}
+}
+
 /* Each event's overhead out of the paths' raw costs (pv_compensate), then
  * gathered by function and by arc. */
 static int compensate_paths(struct pv_report *r, const struct pv_overhead *o,
@@ -161,19 +176,21 @@ static int compensate_paths(struct pv_report *r, const struct pv_overhead *o,
 				.is_signal = r->funcs[r->paths[i].func].kind == PV_FUNC_SIGNAL,
 				.is_wait = r->funcs[r->paths[i].func].kind == PV_FUNC_WAIT,
 				.calls = x->calls,
+				.inlined_calls = x->inlined_calls,
 				.callees = x->callees,
 				.misses = x->callee_misses,
 				.self = (double)x->self[e],
 				.total = (double)x->total[e],
 			};
 		}
+		inlined_into_hosts(r, s, cp);
 		/* A multiplexed event counted only part of the time: per call, the
 		 * raw counts hold that part of the overhead calibration measured;
 		 * a sampled one none of it. */
 		double part = hooks_in(r, o, e) ? running_ratio[e] : 0;
 		double span = pv_event_hides_hooks(&r->events[e]) ? o->callee_span[e] * part : 0;
 		struct pv_hook_costs c = { o->caller[e] * part, o->caller_miss[e] * part,
-					   o->callee[e] * part, span };
+					   o->callee[e] * part, span, o->inlined[e] * part };
 		if (o->calibrated)
 			s->clamped[e] = pv_compensate_costs(cp, r->n_paths, &c, &s->modelled[e]);
 		for (unsigned i = 0; i < r->n_paths; i++) {
@@ -294,6 +311,7 @@ static void overhead_in_units(struct pv_report *r, const struct pv_overhead *o,
 		r->callee_cost[e] = o->callee[e] * unit;
 		/* 0 for events whose counts the hooks add to in full */
 		r->callee_span[e] = pv_event_hides_hooks(&r->events[e]) ? o->callee_span[e] * unit : 0;
+		r->inlined_cost[e] = o->inlined[e] * unit;
 	}
 }
 
@@ -317,11 +335,13 @@ static int build_threads(struct pv_report *r, const struct pv_profile *p,
 		rt->wall_seconds = ts->wall_seconds;
 		for (unsigned e = 0; e < r->nev; e++) {
 			double raw = (double)ts->total[e], added = 0;
+			uint64_t framed = ts->calls - ts->inlined_calls;
 			if (hooks_in(r, o, e))
 				added = conv->running_ratio[e] * modelled[e] *
-					((double)ts->calls * o->callee[e] +
-					 (double)(ts->calls - ts->outer_calls) * o->caller[e] +
-					 (double)ts->inner_misses * o->caller_miss[e]);
+					((double)framed * o->callee[e] +
+					 (double)(framed - ts->outer_calls) * o->caller[e] +
+					 (double)ts->inner_misses * o->caller_miss[e] +
+					 (double)ts->inlined_calls * o->inlined[e]);
 			rt->raw_total[e] = scaled(ts->total[e], conv->factor[e]);
 			rt->total[e] = out_units(raw - added, conv->factor[e]);
 		}

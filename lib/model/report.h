@@ -86,6 +86,7 @@ struct pv_report {
 	double caller_miss_cost[PV_MAX_EVENTS];
 	double callee_cost[PV_MAX_EVENTS];
 	double callee_span[PV_MAX_EVENTS]; /* the stand-in callee's self per call (compensate.h) */
+	double inlined_cost[PV_MAX_EVENTS]; /* on the host, per inlined body */
 	uint64_t clamped[PV_MAX_EVENTS];   /* overhead left in: selves too small to take it */
 	uint64_t threads;
 	uint64_t stray_exits, resyncs;

@@ -67,6 +67,8 @@ static void write_func(FILE *out, const struct pv_diff *d, int id, const struct 
 		fputs("]\\n", out);
 	}
 	pv_dot_short_name(out, f->sym.name, PV_DIFF_NAME_MAX);
+	if (pv_diff_all_inlined(&n->a, &n->b))
+		fputs("\\ninlined", out);
 	if (removed)
 		fprintf(out, "\\nremoved\\nwas %.2f%%\\n(%.2f%%)\\n", total.share_a, self.share_a);
 	else
@@ -100,12 +102,12 @@ static void write_arc(FILE *out, const struct pv_diff *d, const struct pv_diff_a
 	else
 		fprintf(out, "  f%d -> ", e->caller);
 	fprintf(out, "f%d [label=\"  ", e->callee);
+	int inlined = pv_diff_all_inlined(&e->a, &e->b);
 	if (pv_diff_arc_nested(e))
 		fputs("nested\\l  ", out);
-	else if (!e->b.present)
-		fprintf(out, "was %.2f%%\\l  ", c.share_a);
 	else
-		fprintf(out, "%.2f%%\\l  ", c.share_b);
+		fprintf(out, "%s%s%.2f%%\\l  ", inlined ? "inlined\\l  " : "",
+			e->b.present ? "" : "was ", e->b.present ? c.share_b : c.share_a);
 	write_change(out, &c, e->a.present && e->b.present && e->a.total, "\\l  ");
 	fprintf(out, "\\l  %" PRIu64 " \xe2\x86\x92 %" PRIu64 "\xc3\x97\\l\", color=\"%s\", "
 		"fontcolor=\"%s\"", e->a.calls, e->b.calls, hex, hex);
@@ -113,7 +115,7 @@ static void write_arc(FILE *out, const struct pv_diff *d, const struct pv_diff_a
 	fprintf(out, ", penwidth=%.2f, arrowsize=%.2f", width, 0.5 * sqrt(width) + 0.3);
 	if (pv_diff_arc_nested(e))
 		fputs(", style=dotted", out);
-	else if (!e->b.present)
+	else if (!e->b.present || inlined)
 		fputs(", style=dashed", out);
 	else if (!e->a.present)
 		fputs(", style=bold", out);
@@ -155,6 +157,8 @@ static void write_caption(FILE *out, const struct pv_diff *d, const char *from_a
 	fprintf(out, "red: costs more in B; blue: less; grey: within %.1f points; "
 		"bold \\\"new\\\": only in B; dashed \\\"removed\\\": only in A\\l",
 		PV_DIFF_UNCHANGED);
+	fputs("dashed arc, \\\"inlined\\\": calls the compiler inlined into the caller "
+	      "(their time is the caller's)\\l", out);
 	fputs("functions matched by module file name and function name\\l", out);
 	fprintf(out, "thresholds: nodes %g%%, arcs %g%% in A or B; hidden: %u functions, "
 		"%u arcs\\l", d->limits.node_min, d->limits.edge_min, d->hidden_funcs,

@@ -48,6 +48,11 @@ static void json_compensation(FILE *out, const struct pv_report *r)
 	json_reals(out, ",\"caller_miss\":", r->caller_miss_cost, r->nev);
 	json_reals(out, ",\"callee\":", r->callee_cost, r->nev);
 	json_reals(out, ",\"callee_span\":", r->callee_span, r->nev);
+	int inlined = 0; /* newer than the others, and absent when 0 */
+	for (unsigned e = 0; e < r->nev; e++)
+		inlined |= r->inlined_cost[e] != 0;
+	if (inlined)
+		json_reals(out, ",\"inlined\":", r->inlined_cost, r->nev);
 	json_values(out, "},\"clamped\":", r->clamped, r->nev);
 }
 

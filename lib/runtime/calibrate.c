@@ -41,6 +41,7 @@ struct trial {
 	double caller[PV_MAX_EVENTS];   /* on the caller, cache hit */
 	double callee[PV_MAX_EVENTS];
 	double caller_miss[PV_MAX_EVENTS]; /* on the caller, cache miss */
+	double inlined[PV_MAX_EVENTS];     /* on the host, per inlined body */
 };
 
 static void baseline(struct pv_thread *t, const struct pv_hooks *h, unsigned calls,
@@ -125,9 +126,48 @@ static void callees(struct pv_thread *t, const struct pv_hooks *h, unsigned call
 	h->exit(p, NULL);
 }
 
+/* A call of p running calls bodies inlined into it: their hooks called
+ * from the very frame whose code entered p, as the code the compiler
+ * inlined into p calls them. p's node. */
+static PV_NOINLINE struct pv_node *host_of_bodies(struct pv_thread *t, const struct pv_hooks *h,
+						  unsigned calls)
+{
+	void *p = (void *)&stand_ins[0], *b = (void *)&stand_ins[SPREAD + 2];
+	unsigned x = 1;
+	h->enter(p, NULL);
+	struct pv_node *pn = t->top->node;
+	for (unsigned k = 0; k < calls; k++) {
+		h->enter(b, NULL);
+		x = body(x);
+		h->exit(b, NULL);
+	}
+	h->exit(p, NULL);
+	__asm__ volatile("" : : "r"(x));
+	return pn;
+}
+
+/* What landed on the host's self per inlined body (the stand-in body's
+ * work included). The hooks read the counters at the host's entry and
+ * exit only: the difference between a host running calls bodies and one
+ * running twice as many. */
+static void inlined_bodies(struct pv_thread *t, const struct pv_hooks *h, unsigned calls,
+			   double *on_host)
+{
+	uint64_t s0[PV_MAX_EVENTS], s1[PV_MAX_EVENTS];
+	struct pv_node *pn = host_of_bodies(t, h, 1); /* the new paths first */
+	memcpy(s0, pv_node_self(pn), t->nev * sizeof(uint64_t));
+	host_of_bodies(t, h, calls);
+	memcpy(s1, pv_node_self(pn), t->nev * sizeof(uint64_t));
+	host_of_bodies(t, h, 2 * calls);
+	for (unsigned i = 0; i < t->nev; i++)
+		on_host[i] = ((double)(pv_node_self(pn)[i] - s1[i]) - (double)(s1[i] - s0[i])) /
+			     calls;
+}
+
 int pv_calibrate(struct pv_thread *t, const struct pv_hooks *h, unsigned calls,
 		 struct pv_overhead *out)
 {
+	_Static_assert(SPREAD + 3 <= sizeof(stand_ins), "a stand-in per callee");
 	const void *one[1] = { &stand_ins[1] }, *spread[SPREAD];
 	for (unsigned j = 0; j < SPREAD; j++)
 		spread[j] = &stand_ins[2 + j];
@@ -144,6 +184,7 @@ int pv_calibrate(struct pv_thread *t, const struct pv_hooks *h, unsigned calls,
 		baseline(t, h, calls, tr);
 		callees(t, h, calls, one, 1, tr->caller, tr->callee, &missed);
 		callees(t, h, calls, spread, SPREAD, tr->caller_miss, unused, &missed);
+		inlined_bodies(t, h, calls, tr->inlined);
 		/* Per miss, beyond a hit's cost. */
 		for (unsigned i = 0; i < t->nev; i++)
 			tr->caller_miss[i] =
@@ -166,10 +207,14 @@ int pv_calibrate(struct pv_thread *t, const struct pv_hooks *h, unsigned calls,
 		for (unsigned r = 0; r < TRIALS; r++)
 			v[r] = trials[r].caller_miss[i];
 		double miss = lower_quartile(v, TRIALS);
+		for (unsigned r = 0; r < TRIALS; r++)
+			v[r] = trials[r].inlined[i] - trials[r].baseline[i];
+		double inlined = lower_quartile(v, TRIALS);
 		out->caller[i] = caller > 0 ? caller : 0;
 		out->callee[i] = callee > 0 ? callee : 0;
 		out->caller_miss[i] = miss > 0 ? miss : 0;
 		out->callee_span[i] = span > out->callee[i] ? span : out->callee[i];
+		out->inlined[i] = inlined > 0 ? inlined : 0;
 	}
 	out->calibrated = 1;
 	return 0;

@@ -154,7 +154,10 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 	struct pv_node *ancestor = p;
 	while (ancestor && ancestor->fn != fn && !pv_signal_of(ancestor->fn))
 		ancestor = ancestor->parent;
-	if (ancestor && ancestor->fn != fn)
+	/* An inlined body never folds: the compiler inlines recursion a few
+	 * levels at most, and its exit goes back to the node it came from
+	 * through the parent link (hooks.h). */
+	if (ancestor && (ancestor->fn != fn || pv_key_is_inlined(fn)))
 		ancestor = NULL;
 
 	if (ancestor) {

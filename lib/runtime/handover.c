@@ -35,9 +35,10 @@ static void node_costs(const struct merge *m, const struct pv_node *n, uint64_t 
 /* A node's path: its parent's path extended by it. Fold edges count their
  * calls on the path of the node they fold into. Every edge's calls are also
  * calls its parent's path made (a signal's delivery is no hook call; nor,
- * for compensation, is an inlined body's: its self is already its host's,
- * and its hooks' cost is left there). An inlined edge counts on its
- * function's path under the host's, as inlined calls. */
+ * for compensation, is an inlined body's: its hooks cost less, and all of
+ * it lands on its host, which compensation finds from the paths' inlined
+ * calls). An inlined edge counts on its function's path under the host's,
+ * as inlined calls. */
 static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_kind kind,
 		       const uint64_t *self, const uint64_t *total, uint64_t samples)
 {
@@ -46,9 +47,15 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 	struct pv_path *parent = n->parent->fn ? pv_path_map_get(&m->map, n->parent) : NULL;
 	if (n->parent->fn && !parent)
 		return; /* its parent could not be merged (no memory) */
-	if (parent && kind != PV_FUNC_SIGNAL && !inlined) {
-		parent->callees += n->calls;
-		parent->callee_misses += n->misses;
+	/* A call from inside an inlined body: its hooks' caller part lands on
+	 * the frame the body runs in. */
+	const struct pv_node *host = n->parent;
+	while (pv_key_is_inlined(host->fn))
+		host = host->parent;
+	struct pv_path *caller = host->fn ? pv_path_map_get(&m->map, host) : NULL;
+	if (caller && kind != PV_FUNC_SIGNAL && !inlined) {
+		caller->callees += n->calls;
+		caller->callee_misses += n->misses;
 	}
 	if (pv_node_is_fold(n)) {
 		struct pv_path *target = pv_path_map_get(&m->map, n->target);
@@ -72,29 +79,27 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 	pv_path_map_put(&m->map, n, x);
 }
 
-/* An inlined body's self is its host's: the code ran in the host's frame,
- * as in the real program, where the body has no frame (the host: the
- * nearest node up that is not an inlined body). Its calls and its total
- * (the time inside the body, callees included) stay its own. */
-static void give_self_to_host(struct merge *m, const struct pv_node *n, uint64_t *self,
-			      uint64_t *samples)
+/* An inlined body has no frame, so no costs of its own: its code's are
+ * its host's self (hooks.h). Its total is what the calls it made took: a
+ * call made from a body adds its total to the body's, and to each body it
+ * is nested in, up to the host (their paths, functions and arcs: merged
+ * already, parents first). */
+static void give_total_to_bodies(struct merge *m, const struct pv_node *n, const uint64_t *total)
 {
-	const struct pv_node *host = n->parent;
-	while (pv_key_is_inlined(host->fn))
-		host = host->parent;
 	struct pv_profile *p = m->map.p;
-	struct pv_path *hp = host->fn ? pv_path_map_get(&m->map, host) : NULL;
-	struct pv_fstat *hf = host->fn ? pv_profile_func(p, host->fn) : NULL;
-	if (!hp || !hf)
-		return; /* the host could not be merged: the body keeps it */
-	hp->samples += *samples;
-	hf->samples += *samples;
-	for (unsigned i = 0; i < p->nev; i++) {
-		hp->self[i] += self[i];
-		hf->self[i] += self[i];
-		self[i] = 0;
+	for (const struct pv_node *b = n->parent; pv_key_is_inlined(b->fn); b = b->parent) {
+		struct pv_path *bp = pv_path_map_get(&m->map, b);
+		struct pv_fstat *bf = pv_profile_func(p, pv_key_fn(b->fn));
+		struct pv_astat *ba = pv_profile_arc(p, pv_key_fn(b->parent->fn), pv_key_fn(b->fn));
+		for (unsigned i = 0; i < p->nev; i++) {
+			if (bp)
+				bp->total[i] += total[i];
+			if (bf)
+				bf->total[i] += total[i];
+			if (ba)
+				ba->total[i] += total[i];
+		}
 	}
-	*samples = 0;
 }
 
 static void merge_node(const struct pv_node *n, void *arg)
@@ -108,9 +113,9 @@ static void merge_node(const struct pv_node *n, void *arg)
 	uint64_t samples = n->samples;
 	if (!pv_node_is_fold(n)) /* a fold edge has no costs */
 		node_costs(m, n, self, total);
-	if (inlined && !pv_node_is_fold(n))
-		give_self_to_host(m, n, self, &samples);
 	merge_path(m, n, kind, self, total, samples);
+	if (!inlined && !pv_node_is_fold(n))
+		give_total_to_bodies(m, n, total);
 	struct pv_fstat *f = pv_profile_func(p, fn);
 	if (f)
 		f->kind = kind;
@@ -125,6 +130,7 @@ static void merge_node(const struct pv_node *n, void *arg)
 	a->inlined_calls += inlined;
 	if (m->ts && kind != PV_FUNC_SIGNAL) {
 		m->ts->calls += n->calls;
+		m->ts->inlined_calls += inlined;
 		if (n->parent->fn)
 			m->ts->inner_misses += n->misses;
 		else

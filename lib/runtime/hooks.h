@@ -15,7 +15,8 @@
 #include "base/compiler.h"
 #include "runtime/thread.h"
 
-/* Push an activation of c (an edge from the top frame's node). */
+/* Push an activation of c (an edge from the top frame's innermost open
+ * node, f->inl). The time so far is f's own node's, inlined bodies or not. */
 PV_INLINE void pv_push(struct pv_thread *t, struct pv_frame *f, struct pv_node *c,
 		       uintptr_t sp, const unsigned nev, pv_read_fn *read)
 {
@@ -33,6 +34,7 @@ PV_INLINE void pv_push(struct pv_thread *t, struct pv_frame *f, struct pv_node *
 	struct pv_frame *nf = pv_frame_above(f, pv_frame_size(nev));
 	nf->sp = sp;
 	nf->node = n;
+	nf->inl = n;
 	nf->sampled_start = pv_thread_sampled_clock(t);
 	for (unsigned i = 0; i < nev; i++)
 		nf->start[i] = now[i];
@@ -68,9 +70,9 @@ PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t
 /* May a frame be pushed above f by a call at stack pointer sp? Only if sp
  * is below f's: a real call's hooks run deeper than its caller's. Equal,
  * the hooks run in f's own frame: a body the compiler inlined into f (gcc
- * and clang hook inlined bodies where they land), which pv_thread_enter_
- * inlined pushes under the inlined key. Above, f was left without its exit
- * hook. Nor if the stack is full. */
+ * and clang hook inlined bodies where they land), which is counted and
+ * opened in f, with no frame (pv_thread_enter_inlined). Above, f was left
+ * without its exit hook. Nor if the stack is full. */
 PV_INLINE int pv_can_push_above(const struct pv_thread *t, const struct pv_frame *f,
 				uintptr_t sp)
 {
@@ -87,18 +89,19 @@ typedef void pv_exit_fn(void *fn, struct pv_thread *t, uintptr_t sp);
  * top frame's own frame (an inlined body) to pv_thread_enter_inlined,
  * anything else (another mode, a frame left by a longjmp, a full stack) to
  * slow. A look of the sampler's is charged on the way, outside any runtime
- * section: a signal handler arriving then is recorded like any other. */
+ * section: a signal handler arriving then is recorded like any other. An
+ * inlined body changes nothing the sampler reads: its time is its host's. */
 PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
 			     const unsigned nev, pv_read_fn *read, pv_enter_fn *indexed,
 			     pv_enter_fn *slow)
 {
 	if (likely(t->mode == mode)) {
 		struct pv_frame *f = t->top;
-		pv_thread_publish(t, NULL); /* the hook's own time: the sampler drops it */
 		if (likely(pv_can_push_above(t, f, sp))) {
+			pv_thread_publish(t, NULL); /* the hook's own time: the sampler drops it */
 			if (mode != PV_MODE_CLOCK) /* the clock line runs without a sampler */
 				pv_thread_settle_owed(t, f->node);
-			struct pv_node *c = f->node->cache[pv_child_slot(fn)];
+			struct pv_node *c = f->inl->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
 				pv_push(t, f, c, sp, nev, read);
 				return;
@@ -107,11 +110,23 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 			return;
 		}
 		if (f->sp == sp) {
+			/* Counted and opened, nothing else: not even the sampler's
+			 * owed look, which is the host's either way. A handler
+			 * arriving midway hangs its calls from the body before or
+			 * after, both open. (Never cached when bodies are pushed
+			 * as frames: the thread.c half does that.) */
+			void *key = pv_inlined_key(fn);
+			struct pv_node *c = f->inl->cache[pv_child_slot(key)];
+			if (likely(c->fn == key)) {
+				c->calls++;
+				f->inl = c; /* never a fold edge (cct.c) */
+				return;
+			}
 			pv_thread_enter_inlined(fn, t, sp);
 			return;
 		}
 	}
-	slow(fn, t, sp);
+	slow(fn, t, sp); /* its runtime section publishes NULL (guard.h) */
 }
 
 /* The enter hook's cache miss: the edge from the thread's index, or slow
@@ -120,7 +135,7 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t sp,
 				     const unsigned nev, pv_read_fn *read, pv_enter_fn *slow)
 {
-	struct pv_node *c = pv_cct_find(&t->cct, t->top->node, fn);
+	struct pv_node *c = pv_cct_find(&t->cct, t->top->inl, fn);
 	if (likely(c)) {
 		c->misses++;
 		pv_push(t, t->top, c, sp, nev, read);
@@ -130,22 +145,29 @@ PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t sp
 }
 
 /* The exit hook on a thread in mode, called at stack pointer sp: pop the
- * top frame if it is fn's, or fn's inlined body in the frame of the same
- * stack pointer (charging a look of the sampler's on the way); anything
- * else (frames skipped by unwinding, a stray exit) goes to slow. */
+ * top frame if it is fn's with no inlined body open in it (charging a look
+ * of the sampler's on the way), or close fn's inlined body open innermost
+ * in the top frame; anything else (frames skipped by unwinding, a stray
+ * exit) goes to slow. */
 PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
 			    const unsigned nev, pv_read_fn *read, pv_exit_fn *slow)
 {
-	struct pv_frame *f = t->top;
-	if (likely(t->mode == mode) &&
-	    (likely(f->node->fn == fn) || (f->sp == sp && f->node->fn == pv_inlined_key(fn)))) {
-		uint64_t now[PV_MAX_EVENTS];
-		pv_thread_publish(t, NULL);
-		if (mode != PV_MODE_CLOCK)
-			pv_thread_settle_owed(t, f->node);
-		read(t, now);
-		pv_pop_at(t, f, now, nev);
-		return;
+	if (likely(t->mode == mode)) {
+		struct pv_frame *f = t->top;
+		struct pv_node *open = f->inl; /* f->node when no body is open */
+		if (likely(open->fn == fn)) {
+			uint64_t now[PV_MAX_EVENTS];
+			pv_thread_publish(t, NULL);
+			if (mode != PV_MODE_CLOCK)
+				pv_thread_settle_owed(t, f->node);
+			read(t, now);
+			pv_pop_at(t, f, now, nev);
+			return;
+		}
+		if (open->fn == pv_inlined_key(fn) && f->sp == sp) {
+			f->inl = open->parent; /* never a fold edge: cct.c */
+			return;
+		}
 	}
 	slow(fn, t, sp);
 }

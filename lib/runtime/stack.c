@@ -40,6 +40,7 @@ void pv_stack_set_bottom(struct pv_frame *bottom, struct pv_node *root)
 {
 	bottom->sp = UINTPTR_MAX;
 	bottom->node = root;
+	bottom->inl = root;
 }
 
 /* Address space for the deepest stack; under a limit on address space, a

@@ -64,6 +64,42 @@ void pv_thread_release(struct pv_thread *t)
 	t->mode = PV_MODE_OFF;
 }
 
+/* An inlined body on a path not taken before: its edge, then as the hook. */
+static void enter_inlined_slow(struct pv_thread *t, void *fn)
+{
+	struct pv_frame *f = t->top;
+	struct pv_node *c = pv_cct_child(&t->cct, f->inl, pv_inlined_key(fn));
+	if (!c) {
+		t->unrecorded++;
+		return;
+	}
+	c->calls++;
+	f->inl = c; /* never a fold edge (cct.c) */
+}
+
+/* An exit the hook did not match, of a body inlined into the frame at the
+ * hook's stack pointer: open further out than the innermost (whose exits
+ * were skipped by a longjmp within the frame), or under frames left
+ * without their exits (a C++ exception unwound through them, and clang
+ * runs no exit hooks then). Closes it and those frames; 0 if no body
+ * there is fn's. */
+static int exit_inlined_slow(struct pv_thread *t, void *fn, uintptr_t sp)
+{
+	struct pv_frame *f = t->top;
+	while (f != t->stack && f->sp < sp && !pv_signal_of(f->node->fn))
+		f = pv_stack_under(t, f);
+	if (f->sp != sp)
+		return 0;
+	for (struct pv_node *n = f->inl; n != f->node; n = n->parent)
+		if (n->fn == pv_inlined_key(fn)) {
+			t->resyncs += f != t->top;
+			pv_stack_close_down_to(t, f);
+			f->inl = n->parent;
+			return 1;
+		}
+	return 0;
+}
+
 static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 {
 	/* After a longjmp a frame at our very depth is the one jumped out of. */
@@ -82,18 +118,24 @@ static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	struct pv_node *c = NULL;
 	/* Growth moves nothing: a handler's longjmp may abandon it midway
 	 * (pages made usable but not yet counted are made usable again). */
+	if (t->top->sp == sp && !t->inlined_as_frames) {
+		enter_inlined_slow(t, fn);
+		return;
+	}
 	int room = t->top != t->stack_limit || pv_stack_grow(t) == 0;
 	if (room)
-		c = pv_cct_child(&t->cct, t->top->node, fn);
+		c = pv_cct_child(&t->cct, t->top->inl, fn);
 	if (c)
 		pv_push(t, t->top, c, sp, t->nev, t->read);
 	else
 		t->unrecorded++;
 }
 
-static void exit_slow(struct pv_thread *t, void *fn)
+static void exit_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 {
 	t->jumped = 0;
+	if (exit_inlined_slow(t, fn, sp))
+		return;
 	struct pv_frame *f = t->top;
 	/* A signal handler never returns from the frames it interrupted: the
 	 * search stops at a signal's frame. */
@@ -122,31 +164,47 @@ void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 
 void pv_thread_exit_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 {
-	(void)sp;
 	struct pv_guard g;
 	int entered = pv_guard_enter_abandonable(&g, t);
 	if (entered) {
-		exit_slow(t, fn);
+		exit_slow(t, fn, sp);
 		g.mode = t->run_mode;
 	}
 	pv_guard_leave_abandonable(&g, entered);
 }
 
-void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
+/* PROFVIZ_INLINED=frames: pushed as the hooks push a call (hooks.h). */
+static PV_NOINLINE void enter_inlined_as_frame(void *fn, struct pv_thread *t, uintptr_t sp)
 {
-	struct pv_frame *f = t->top; /* the hook has published NULL */
-	void *key = t->inlined_as_frames ? fn : pv_inlined_key(fn);
+	struct pv_frame *f = t->top;
+	pv_thread_publish(t, NULL);
 	if (unlikely(f == t->stack_limit)) {
-		pv_thread_enter_slow(key, t, sp);
+		pv_thread_enter_slow(fn, t, sp);
 		return;
 	}
-	/* Then as the hooks push a call (hooks.h), with the thread's events. */
 	pv_thread_settle_owed(t, f->node);
-	struct pv_node *c = f->node->cache[pv_child_slot(key)];
-	if (likely(c->fn == key))
+	struct pv_node *c = f->inl->cache[pv_child_slot(fn)];
+	if (likely(c->fn == fn))
 		pv_push(t, f, c, sp, t->nev, t->read);
 	else
-		pv_hook_enter_indexed(t, key, sp, t->nev, t->read, pv_thread_enter_slow);
+		pv_hook_enter_indexed(t, fn, sp, t->nev, t->read, pv_thread_enter_slow);
+}
+
+void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
+{
+	if (unlikely(t->inlined_as_frames)) {
+		enter_inlined_as_frame(fn, t, sp);
+		return;
+	}
+	/* Its edge missed the cache (the hook counts the hits). */
+	struct pv_frame *f = t->top;
+	struct pv_node *c = pv_cct_find(&t->cct, f->inl, pv_inlined_key(fn)); /* and caches it */
+	if (unlikely(!c)) {
+		pv_thread_enter_slow(fn, t, sp); /* a new path */
+		return;
+	}
+	c->calls++;
+	f->inl = c;
 }
 
 /* ---- setjmp and longjmp ---- */
@@ -175,6 +233,7 @@ void pv_thread_note_setjmp(struct pv_thread *t, const void *env, uintptr_t sp)
 		r->top = (size_t)((char *)t->top - (char *)t->stack);
 		r->node = t->top->node;
 		r->frame_sp = t->top->sp;
+		r->inl = t->top->inl;
 	}
 	pv_signal_fence();
 	r->env = env;
@@ -252,6 +311,7 @@ void pv_thread_longjmp(struct pv_thread *t, const void *env, uintptr_t sp)
 		if (f) {
 			t->resyncs += f != t->top;
 			pv_stack_close_down_to(t, f);
+			f->inl = r->inl; /* the bodies open at the setjmp, no more */
 			t->jumped = 0;
 			g.mode = t->run_mode;
 		} else {
@@ -312,6 +372,7 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 	struct pv_frame *f = pv_frame_above(pv_frame_above(top, fs), fs);
 	f->sp = sp;
 	f->node = s;
+	f->inl = s;
 	f->sampled_start = pv_thread_sampled_clock(t);
 	/* The interrupted code is charged nothing here: it may be a hook midway
 	 * through its own accounting. The handler runs on a clock of its own. */

@@ -48,6 +48,9 @@ static inline int pv_mode_is_profiling(int mode)
 struct pv_frame {
 	uintptr_t sp;         /* hook's CFA at entry: deeper calls have less, inlined equal */
 	struct pv_node *node; /* where its costs go */
+	struct pv_node *inl;  /* the innermost body inlined into it that is open
+			       * (a node under node's), else node: calls made
+			       * now hang from here (hooks.h) */
 	uint64_t sampled_start; /* the thread's sampled clock at entry */
 	uint64_t start[];     /* counter values at entry, one per event */
 };
@@ -60,6 +63,7 @@ struct pv_jmp_record {
 	size_t top;            /* the shadow top then, as an offset from the stack's base */
 	struct pv_node *node;  /* that frame's node and sp: is it still the same activation? */
 	uintptr_t frame_sp;
+	struct pv_node *inl;   /* and its innermost open inlined body then */
 	unsigned signal_depth; /* trampolines running then */
 };
 
@@ -284,12 +288,13 @@ void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
 void pv_thread_exit_slow(void *fn, struct pv_thread *t, uintptr_t sp);
 
 /* An enter hook called in the top frame's own frame (hooks.h): a body the
- * compiler inlined there. Pushed like a call, on an edge of its own from the
- * top node (the inlined key, cct.h), so that its calls, its nesting and the
- * calls it makes stay exact; at hand-over its self goes to the function
- * whose code it is (handover.c). Under the plain key when
- * t->inlined_as_frames (PROFVIZ_INLINED=frames: each a function of its own,
- * as before). */
+ * compiler inlined there. Counted on an edge of its own (the inlined key,
+ * cct.h) from the frame's innermost open body, which it becomes: its calls,
+ * its nesting and the calls it makes stay exact, and no frame is pushed, so
+ * that its time is the function's whose code it is, as in the real program.
+ * Its exit closes it (hooks.h). Pushed like a call, under the plain key,
+ * when t->inlined_as_frames (PROFVIZ_INLINED=frames: each a function of its
+ * own). */
 void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp);
 
 /* Around a signal handler: the handler's calls are recorded under a node

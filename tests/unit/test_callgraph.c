@@ -288,6 +288,65 @@ static void test_inlined_same_frame(void)
 	tap_is(t->resyncs + t->stray_exits, 0, "inlined: no resynchronisation, no stray exit");
 }
 
+/* An inlined body has no frame: its time is its host's, as in the real
+ * program, and the sampler keeps finding the host. */
+static void test_inlined_no_frame(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter_at(t, (void *)A, STACK_TOP - 128);
+	struct pv_frame *host = t->top;
+	fake_clock = 10;
+	enter_at(t, (void *)B, STACK_TOP - 128);
+	tap_ok(t->top == host && t->at == host->node,
+	       "inlined: no frame pushed, the host still published");
+	fake_clock = 30;
+	enter_at(t, (void *)C, STACK_TOP - 160); /* a real call from the body */
+	fake_clock = 35;
+	leave_at(t, C, STACK_TOP - 160);
+	fake_clock = 40;
+	leave_at(t, B, STACK_TOP - 128);
+	tap_ok(t->top == host && host->inl == host->node, "inlined: its exit closes it");
+	fake_clock = 50;
+	leave_at(t, A, STACK_TOP - 128);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(A)->self[0], 45, "inlined: the body's time is its host's self");
+	tap_is(func(B)->self[0], 0, "inlined: none of its own");
+	tap_is(func(B)->total[0], 5, "inlined: its total is the call it made");
+	tap_is(arc(B, C)->calls, 1, "inlined: that call hangs from the body");
+	tap_is(arc(A, C)->calls, 0, "inlined: not from the host");
+}
+
+/* Bodies whose exits never come: a longjmp out of a body lands at the
+ * setjmp with the bodies open then; an outer body's exit closes the inner
+ * ones left open. */
+static void test_inlined_left_open(void)
+{
+	static char env[200];
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter_at(t, (void *)A, STACK_TOP - 128);
+	struct pv_frame *host = t->top;
+	pv_thread_note_setjmp(t, env, STACK_TOP - 128);
+	enter_at(t, (void *)B, STACK_TOP - 128);
+	enter_at(t, (void *)C, STACK_TOP - 160);
+	pv_thread_longjmp(t, env, STACK_TOP - 168); /* from c, out of the body b */
+	tap_ok(t->top == host && host->inl == host->node,
+	       "inlined: the longjmp lands with no body open");
+	enter_at(t, (void *)B, STACK_TOP - 128);
+	enter_at(t, (void *)D, STACK_TOP - 128); /* nested in b */
+	leave_at(t, B, STACK_TOP - 128);         /* d's exit skipped */
+	tap_ok(t->top == host && host->inl == host->node,
+	       "inlined: an outer body's exit closes the inner one too");
+	leave_at(t, A, STACK_TOP - 128);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(arc(A, B)->inlined_calls, 2, "inlined: both bodies of b under a");
+	tap_is(arc(B, B)->calls, 0, "inlined: the second not nested in the one left");
+	tap_is(t->stray_exits, 0, "inlined: no stray exit");
+}
+
 static void test_unmatched_exits(void)
 {
 	struct pv_thread *t = new_thread();
@@ -597,6 +656,8 @@ int main(void)
 	test_setjmp_landing();
 	test_setjmp_stale();
 	test_inlined_same_frame();
+	test_inlined_no_frame();
+	test_inlined_left_open();
 	test_unmatched_exits();
 	test_signal_frames();
 	test_nested_signal();

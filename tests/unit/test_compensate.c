@@ -40,13 +40,20 @@ static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
  * runs deeper still. */
 #define SP ((uintptr_t)1 << 40)
 static uintptr_t hook_sp = SP;
+/* For the calibration, which drives the hooks from frames of its own:
+ * the hooks' own frame address, as the runtime's hooks take it. */
+static int hooks_at_cfa;
+/* The scripted program's body inlined into its caller: hooks at its depth. */
+static int inlined_body;
 
 static void hook_enter(void *fn, void *call_site)
 {
 	(void)call_site;
 	clock_now += ENTER_PRE;
-	hook_sp -= 64;
-	pv_hook_enter(self, fn, hook_sp, PV_MODE_GENERIC, 1, scripted_read, enter_indexed,
+	if (!inlined_body)
+		hook_sp -= 64;
+	uintptr_t sp = hooks_at_cfa ? (uintptr_t)__builtin_dwarf_cfa() : hook_sp;
+	pv_hook_enter(self, fn, sp, PV_MODE_GENERIC, 1, scripted_read, enter_indexed,
 		      pv_thread_enter_slow);
 	clock_now += ENTER_POST;
 }
@@ -55,8 +62,10 @@ static void hook_exit(void *fn, void *call_site)
 {
 	(void)call_site;
 	clock_now += EXIT_PRE;
-	pv_hook_exit(self, fn, hook_sp, PV_MODE_GENERIC, 1, scripted_read, pv_thread_exit_slow);
-	hook_sp += 64;
+	uintptr_t sp = hooks_at_cfa ? (uintptr_t)__builtin_dwarf_cfa() : hook_sp;
+	pv_hook_exit(self, fn, sp, PV_MODE_GENERIC, 1, scripted_read, pv_thread_exit_slow);
+	if (!inlined_body)
+		hook_sp += 64;
 	clock_now += EXIT_POST;
 }
 
@@ -95,7 +104,9 @@ static void test_calibration(void)
 {
 	struct pv_thread *t = new_thread();
 	self = NULL;
+	hooks_at_cfa = 1;
 	tap_is(pv_calibrate(t, &hooks, 100, &overhead), 0, "calibration: measured");
+	hooks_at_cfa = 0;
 	tap_ok(overhead.calibrated, "calibration: marked as done");
 	tap_ok(overhead.caller[0] == EXIT_POST + ENTER_PRE,
 	       "calibration: the caller's share is the exit's tail and the enter's head (%g)",
@@ -105,6 +116,10 @@ static void test_calibration(void)
 	tap_ok(overhead.callee_span[0] == ENTER_POST + EXIT_PRE,
 	       "calibration: the stand-in callee's span is the hooks' callee part (%g)",
 	       overhead.callee_span[0]);
+	tap_ok(overhead.inlined[0] ==
+		       ENTER_PRE + ENTER_POST + EXIT_PRE + EXIT_POST - NOOP_ENTER - NOOP_EXIT,
+	       "calibration: an inlined body's hooks cost its host all they do, beyond the "
+	       "no-op hooks (%g)", overhead.inlined[0]);
 	tap_ok(overhead.caller_miss[0] == 0,
 	       "calibration: a cache miss costs nothing more here (%g)", overhead.caller_miss[0]);
 	tap_ok(self == NULL, "calibration: the thread pointer is given back");
@@ -317,6 +332,69 @@ static void test_program(void)
 	pv_profile_clear(&prof);
 }
 
+/* A body the compiler inlined into the function on top: its hooks run at
+ * that function's depth, and what they cost is the host's. */
+static void body(uintptr_t fn, uintptr_t host)
+{
+	inlined_body = 1;
+	hook_enter((void *)fn, NULL);
+	inlined_body = 0;
+	true_self[slot(host)] += NOOP_ENTER + NOOP_EXIT;
+}
+
+static void body_ends(uintptr_t fn)
+{
+	inlined_body = 1;
+	hook_exit((void *)fn, NULL);
+	inlined_body = 0;
+}
+
+/* Inlined bodies, one nested in another and one calling b: every self is
+ * still its true cost, the bodies' in their host's; a body's total is what
+ * the calls it made cost. */
+static void test_inlined_bodies(void)
+{
+	struct pv_thread *t = start_program();
+	call(A);
+	work(A, 3);
+	for (int i = 0; i < 4; i++) {
+		body(X, A);
+		work(A, 2); /* the body's own code: a's */
+		body(Y, A); /* nested in x */
+		work(A, 1);
+		body_ends(Y);
+		body_ends(X);
+	}
+	body(X, A);
+	b(); /* a real call, from inside the body */
+	body_ends(X);
+	ret(A);
+	ret(MAIN);
+	tap_ok(t->top == t->stack && t->stray_exits == 0 && t->resyncs == 0,
+	       "inlined: the hooks paired up, with no frame of their own");
+
+	struct pv_profile prof;
+	struct pv_report r;
+	report_of(t, &prof, &r);
+	tap_is(rfunc(&r, A)->self[0], true_self[slot(A)],
+	       "inlined: the host's self is its true cost, its bodies' code and hooks in it");
+	tap_is(rfunc(&r, X)->self[0] + rfunc(&r, Y)->self[0], 0, "inlined: no self of their own");
+	tap_is(rfunc(&r, B)->self[0], true_self[slot(B)], "inlined: the call from a body too");
+	tap_is(rfunc(&r, X)->total[0], true_self[slot(B)],
+	       "inlined: a body's total is the calls it made");
+	tap_is(rarc(&r, X, B)->calls, 1, "inlined: that call hangs from the body");
+	tap_is(rarc(&r, A, X)->total[0], true_self[slot(B)], "inlined: and so does its arc's total");
+	tap_is(rarc(&r, X, Y)->inlined_calls, 4, "inlined: the nested body under its own");
+	tap_is(rfunc(&r, X)->inlined_calls, 5, "inlined: every body counted");
+	uint64_t run = 0;
+	for (int i = 0; i < 16; i++)
+		run += true_self[i];
+	tap_is(r.run_total[0], run, "inlined: the run total is the program's true cost");
+	tap_is(r.clamped[0], 0, "inlined: nothing clamped");
+	pv_report_free(&r);
+	pv_profile_clear(&prof);
+}
+
 /* Overhead larger than a path's self: clamped at zero, and said. */
 static void test_clamping(void)
 {
@@ -447,6 +525,7 @@ int main(void)
 {
 	test_calibration();
 	test_program();
+	test_inlined_bodies();
 	test_clamping();
 	test_short_callees();
 	test_mutual_recursion();
