@@ -191,4 +191,38 @@ for compiler in ("gcc", "clang"):
              "the same arcs and calls")
         t.eq([k for k, v in got.items() if v[1]], [], "none counted as inlined")
         t.eq(h.strip_profviz(r.stderr), b"", "no message: a value it takes")
+
+# C++ member functions, a recursion through an inlined body, and a signal
+# handler running while a body is open, with both compilers at -O0 and -O2
+# (always_inline inlines at -O0 too).
+MORE_ROUNDS = 1000
+MORE_BODIES = {("round_of(Tally&, int)", "Tally::bump(int)"),
+               ("round_of(Tally&, int)", "Tally::value() const"),
+               ("round_of(Tally&, int)", "poke(int)"), ("walk(int)", "step(int)"),
+               ("on_usr1", "note(int)"), ("note(int)", "Tally::bump(int)"),
+               ("main", "Tally::value() const")}
+MORE_CALLS = {("main", "round_of(Tally&, int)"), ("round_of(Tally&, int)", "walk(int)"),
+              ("step(int)", "walk(int)"), ("<signal SIGUSR1>", "on_usr1")}
+for combo in h.MATRIX:
+    c = combo.label
+    exe = h.build_with(combo, "inlined_more", sources=["inlined_more.cpp"])
+    truth = h.build("inlined_more", ["inlined_more.cpp"], list(combo.flags) + ["-DOUT_OF_LINE"],
+                    compiler=combo.cxx,
+                    out=os.path.join(h.BUILD, "inlined_more-out-" + c.replace(" ", "")))
+    with t.case(c + ": C++, recursion through a body, a handler inside one"):
+        want = arcs_of(h.run([truth, str(MORE_ROUNDS)], outputs="prof.json").json())
+        r = h.run([exe, str(MORE_ROUNDS)], outputs="prof.json")
+        plain = h.run([exe, str(MORE_ROUNDS)], preload=False)
+        t.eq((r.stdout, r.rc), (plain.stdout, plain.rc), "%s: output unchanged" % c)
+        p = r.json()
+        got = arcs_of(p)
+        t.eq({k: v[0] for k, v in got.items()}, {k: v[0] for k, v in want.items()},
+             "%s: the same arcs and calls as with every body a call of its own, the "
+             "signal's delivery from inside the open body included" % c)
+        t.eq({k: got.get(k, (0, 0))[1] for k in MORE_BODIES | MORE_CALLS},
+             {k: got.get(k, (0, 0))[0] if k in MORE_BODIES else 0
+              for k in MORE_BODIES | MORE_CALLS},
+             "%s: the bodies' calls counted as inlined, the real calls' not" % c)
+        t.eq((p.data["stray_exits"], p.data["resyncs"]), (0, 0),
+             "%s: no stray exit, no resynchronisation" % c)
 t.done()

@@ -362,8 +362,10 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 	if ((char *)top + 2 * fs > (char *)t->stack_limit && pv_stack_grow(t) < 0)
 		return NULL;
 	/* An edge like a call's: the interrupted hook reads the edge index and
-	 * never writes a child list, so adding to them here is safe. */
-	struct pv_node *c = pv_cct_child(&t->cct, top->node, (void *)&pv_signal_markers[sig]);
+	 * never writes a child list, so adding to them here is safe. From the
+	 * innermost body open, as a call's (an interrupted enter of one has
+	 * opened it or not: either is whole). */
+	struct pv_node *c = pv_cct_child(&t->cct, top->inl, (void *)&pv_signal_markers[sig]);
 	if (!c)
 		return NULL;
 	struct pv_node *s = c->target; /* a signal nested in its own handler folds */
