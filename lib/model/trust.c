@@ -29,9 +29,12 @@ int pv_times_doubtful(const struct pv_report *r, unsigned e)
 	       pv_hooks_share(r, e) >= PV_HOOKS_SHARE_DOUBTFUL;
 }
 
+/* Its calls that had a frame: an inlined body has no time of its own to
+ * doubt (its code's is its host's), and its hooks cost less. */
 int pv_cheaper_than_hooks(const struct pv_report *r, const struct pv_rfunc *f, unsigned e)
 {
-	return f->calls && (double)f->self[e] < pv_hooks_per_call(r, e) * (double)f->calls;
+	uint64_t framed = f->calls - f->inlined_calls;
+	return framed && (double)f->self[e] < pv_hooks_per_call(r, e) * (double)framed;
 }
 
 int pv_sampled(const struct pv_report *r, unsigned e)

@@ -43,7 +43,8 @@ double pv_hooks_share(const struct pv_report *r, unsigned e);
  * its samples instead: in doubt when the run is short. */
 int pv_times_doubtful(const struct pv_report *r, unsigned e);
 
-/* Whether f's own compensated cost per call is below the hooks' per call. */
+/* Whether f's own compensated cost per call is below the hooks' per call,
+ * over its calls that had a frame (an inlined body has no time of its own). */
 int pv_cheaper_than_hooks(const struct pv_report *r, const struct pv_rfunc *f, unsigned e);
 
 /* The hooks' calibrated cost per call in e (caller's and callee's parts). */
