@@ -77,6 +77,15 @@ COMPILE_plain = $(CC) $(RT_CFLAGS) $(SAN_plain)
 COMPILE_san-address = $(CC) $(RT_CFLAGS) $(SAN_san-address)
 COMPILE_san-thread = $(CC) $(RT_CFLAGS) $(SAN_san-thread)
 
+# profviz's version, one string for the command, the runtime, the JSON and
+# the man page (lib/base/version.c): git describe of this checkout, from a
+# release tag vX.Y.Z, or VERSION and the commit before the first tag; VERSION
+# alone where the source is no git checkout of its own (a tarball).
+GIT_DESCRIBE := $(shell test -z "$$(git rev-parse --show-prefix 2>/dev/null || echo none)" && \
+	git describe --always --dirty --abbrev=7 --match 'v[0-9]*' 2>/dev/null)
+VERSION_BASE := $(strip $(file <VERSION))
+PV_VERSION := $(if $(filter v%,$(GIT_DESCRIBE)),$(GIT_DESCRIBE:v%=%),$(VERSION_BASE)$(GIT_DESCRIBE:%=-g%))
+
 FLAVOUR := $(if $(SAN),san-$(SAN),plain)
 ifeq ($(filter plain san-address san-thread,$(FLAVOUR)),)
 $(error SAN=$(SAN): use SAN=address or SAN=thread)
@@ -100,13 +109,19 @@ profviz: $(CMD_SRCS:%.c=build/plain/%.o) build/plain/lib/cmd/viz_assets.o \
 # The page of `profviz html`, built in from viz/ (.incbin: no -MMD for them).
 build/plain/lib/cmd/viz_assets.o: $(wildcard viz/*.html viz/*.css viz/*.js)
 
+# Stamps that change only when what they record does, so that what depends
+# on them is rebuilt then and only then.
+build/version: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PV_VERSION)' | cmp -s - $@ || echo '$(PV_VERSION)' > $@
+
 # flavour(NAME): objects of any source under build/NAME (with their header
 # dependencies), build/NAME/libLAYER.a, and the unit tests. build/NAME/cflags
 # records how the objects were compiled, so that other flags rebuild them.
 define flavour
 build/$(1)/%.o: %.c build/$(1)/cflags | $$(DEPS)
 	@mkdir -p $$(@D)
-	$$(filter-out $$(NOT_HERE),$$(COMPILE_$(1))) -MMD -MP -c $$< -o $$@
+	$$(filter-out $$(NOT_HERE),$$(COMPILE_$(1))) $$(OBJ_FLAGS) -MMD -MP -c $$< -o $$@
 
 build/$(1)/%.o: %.S build/$(1)/cflags | $$(DEPS)
 	@mkdir -p $$(@D)
@@ -128,6 +143,10 @@ build/$(1)/cflags: FORCE
 build/$(1)/members: FORCE
 	@mkdir -p $$(@D)
 	@echo '$$(LIB_SRCS)' | cmp -s - $$@ || echo '$$(LIB_SRCS)' > $$@
+
+# The version, given to the one file that holds it, rebuilt when it changes.
+build/$(1)/lib/base/version.o: OBJ_FLAGS = -DPV_VERSION='"$$(PV_VERSION)"'
+build/$(1)/lib/base/version.o: build/version
 
 -include $$(wildcard build/$(1)/*.d build/$(1)/lib/*/*.d build/$(1)/lib/runtime/wrap/*.d \
 	build/$(1)/unit/*.d)

@@ -378,5 +378,30 @@ with t.case("help"):
          "profviz --help lists the commands")
     for c in ("report", "dot", "convert"):
         t.ok(profviz(c, "--help").stdout.startswith("usage: profviz " + c), c + " --help")
+        t.eq(profviz("help", c).stdout, profviz(c, "--help").stdout,
+             "profviz help %s: its --help" % c)
     t.eq(profviz("frobnicate").returncode, 2, "an unknown command: 2")
+    r = profviz("help", "frobnicate")
+    t.ok(r.returncode == 2 and "no command or topic 'frobnicate'" in r.stderr,
+         "help on no command or topic: said, 2", r.stderr)
+    r = profviz("help", "variables")
+    t.ok(r.returncode == 0 and "PROFVIZ_RATE" in r.stdout and "Default: 1000." in r.stdout,
+         "help variables: each variable with its default", r.stdout)
+    everything = profviz("help", "all").stdout
+    t.ok(everything.startswith(profviz("--help").stdout) and
+         all("\nprofviz %s:\n" % c in everything for c in ("run", "report", "html")) and
+         r.stdout in everything, "help all: the overview, every command's help, the variables")
+
+with t.case("version"):
+    r = profviz("--version")
+    t.ok(r.returncode == 0 and re.fullmatch(r"profviz \d+\.\d+\.\d+\S*\n", r.stdout),
+         "--version: 'profviz X.Y.Z...'", r.stdout + r.stderr)
+    t.eq(profviz("version").stdout, r.stdout, "profviz version: the same")
+    version = r.stdout.split()[-1]
+    t.eq(load(os.path.join(tmp, "a.json")).get("profviz_version"), version,
+         "the JSON the runtime wrote gives the same version")
+    r = profviz("run", "-o", "v.json", "--", prog, "3")
+    t.ok(any(l.startswith("profviz: ") and l.endswith("; version " + version)
+             for l in r.stderr.splitlines()),
+         "and so does the runtime's start-up line", r.stderr)
 t.done()

@@ -29,6 +29,11 @@ static const char usage[] =
 	"  -e EVENTS  what to count, as PROFVIZ_EVENTS: e.g. task-clock,page-faults\n"
 	"  -q         no start-up line from the runtime, no line from this command\n";
 
+void pv_help_run(FILE *out)
+{
+	fputs(usage, out);
+}
+
 /* profviz.so in the directory of this executable. */
 static int runtime_beside_me(char *out, size_t size)
 {
@@ -126,7 +131,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct run_options *o
 		case 'o': o->outputs = optarg; break;
 		case 'e': o->events = optarg; break;
 		case 'q': o->quiet = 1; break;
-		case 'h': fputs(usage, stdout); return PV_HELPED;
+		case 'h': pv_help_run(stdout); return PV_HELPED;
 		default: fputs(usage, stderr); return PV_BAD_USAGE;
 		}
 	}
