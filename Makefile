@@ -86,6 +86,15 @@ GIT_DESCRIBE := $(shell test -z "$$(git rev-parse --show-prefix 2>/dev/null || e
 VERSION_BASE := $(strip $(file <VERSION))
 PV_VERSION := $(if $(filter v%,$(GIT_DESCRIBE)),$(GIT_DESCRIBE:v%=%),$(VERSION_BASE)$(GIT_DESCRIBE:%=-g%))
 
+# Where the runtime is installed (GNU conventions: PREFIX, BINDIR, LIBDIR).
+# The command finds it relative to itself (RUNTIME_FROM_BIN), so a prefix
+# moved elsewhere still works.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+RUNTIME_DIR := $(LIBDIR)/profviz
+RUNTIME_FROM_BIN := $(shell realpath -m --relative-to='$(BINDIR)' '$(RUNTIME_DIR)')
+
 FLAVOUR := $(if $(SAN),san-$(SAN),plain)
 ifeq ($(filter plain san-address san-thread,$(FLAVOUR)),)
 $(error SAN=$(SAN): use SAN=address or SAN=thread)
@@ -108,12 +117,19 @@ profviz: $(CMD_SRCS:%.c=build/plain/%.o) build/plain/lib/cmd/viz_assets.o \
 	$(CC) -o $@ $(filter %.o,$^) $(call archives,plain,$(CMD_LAYERS)) $(CMD_LIBS)
 # The page of `profviz html`, built in from viz/ (.incbin: no -MMD for them).
 build/plain/lib/cmd/viz_assets.o: $(wildcard viz/*.html viz/*.css viz/*.js)
+# Where `profviz run` looks for the runtime it was installed with, from its
+# own directory.
+build/plain/lib/cmd/run.o: OBJ_FLAGS = -DPV_RUNTIME_FROM_BIN='"$(RUNTIME_FROM_BIN)"'
+build/plain/lib/cmd/run.o: build/runtime-from-bin
 
 # Stamps that change only when what they record does, so that what depends
 # on them is rebuilt then and only then.
 build/version: FORCE
 	@mkdir -p $(@D)
 	@echo '$(PV_VERSION)' | cmp -s - $@ || echo '$(PV_VERSION)' > $@
+build/runtime-from-bin: FORCE
+	@mkdir -p $(@D)
+	@echo '$(RUNTIME_FROM_BIN)' | cmp -s - $@ || echo '$(RUNTIME_FROM_BIN)' > $@
 
 # flavour(NAME): objects of any source under build/NAME (with their header
 # dependencies), build/NAME/libLAYER.a, and the unit tests. build/NAME/cflags
