@@ -11,6 +11,10 @@
 #   make SAN=address|thread check    the same under a sanitizer
 #   make WERROR=1 ...                warnings are errors (CI)
 #   make deps       install the Debian packages the build and tests need
+#   make install    profviz, its runtime, header, man page and bash completion
+#                   (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, ...: below)
+#   make uninstall  the files make install put there, with the same variables
+#   make man        the man page alone, build/man/profviz.1 (help2man)
 # demo, check, check-real and fuzz install what is missing first; nothing
 # else runs apt-get.
 
@@ -86,12 +90,19 @@ GIT_DESCRIBE := $(shell test -z "$$(git rev-parse --show-prefix 2>/dev/null || e
 VERSION_BASE := $(strip $(file <VERSION))
 PV_VERSION := $(if $(filter v%,$(GIT_DESCRIBE)),$(GIT_DESCRIBE:v%=%),$(VERSION_BASE)$(GIT_DESCRIBE:%=-g%))
 
-# Where the runtime is installed (GNU conventions: PREFIX, BINDIR, LIBDIR).
-# The command finds it relative to itself (RUNTIME_FROM_BIN), so a prefix
-# moved elsewhere still works.
+# Installing, with the GNU conventions: `make install PREFIX=/usr DESTDIR=...`.
+# The command finds the runtime relative to itself (RUNTIME_FROM_BIN), so a
+# prefix moved elsewhere still works, and DESTDIR is in no installed file.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL)
+INSTALL_DATA ?= $(INSTALL) -m 644
 RUNTIME_DIR := $(LIBDIR)/profviz
 RUNTIME_FROM_BIN := $(shell realpath -m --relative-to='$(BINDIR)' '$(RUNTIME_DIR)')
 
@@ -130,6 +141,43 @@ build/version: FORCE
 build/runtime-from-bin: FORCE
 	@mkdir -p $(@D)
 	@echo '$(RUNTIME_FROM_BIN)' | cmp -s - $@ || echo '$(RUNTIME_FROM_BIN)' > $@
+# The directories the man page names.
+MAN_DIRS := $(RUNTIME_DIR) $(INCLUDEDIR) $(BASHCOMPDIR)
+build/man/dirs: FORCE
+	@mkdir -p $(@D)
+	@echo '$(MAN_DIRS)' | cmp -s - $@ || echo '$(MAN_DIRS)' > $@
+
+# The man page, made by help2man from `profviz help all` (every command's
+# --help and the PROFVIZ_* variables) and lib/cmd/profviz.h2m (the prose
+# around them, with the install's directories filled in).
+MAN_PAGE := build/man/profviz.1
+$(MAN_PAGE): profviz lib/cmd/profviz.h2m build/man/dirs
+	@command -v help2man >/dev/null || \
+		{ echo "the man page needs help2man: make deps installs it" >&2; exit 1; }
+	@mkdir -p $(@D)
+	sed -e 's|@RUNTIME_DIR@|$(RUNTIME_DIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+		-e 's|@BASHCOMPDIR@|$(BASHCOMPDIR)|g' lib/cmd/profviz.h2m > build/man/profviz.h2m
+	help2man --no-info --section=1 --help-option='help all' --version-option=--version \
+		--include=build/man/profviz.h2m --output=$@.tmp ./profviz
+	mv $@.tmp $@
+man: $(MAN_PAGE)
+
+install: profviz profviz.so $(MAN_PAGE)
+	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(RUNTIME_DIR)' '$(DESTDIR)$(INCLUDEDIR)' \
+		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(BASHCOMPDIR)'
+	$(INSTALL_PROGRAM) profviz '$(DESTDIR)$(BINDIR)/profviz'
+	$(INSTALL_DATA) profviz.so '$(DESTDIR)$(RUNTIME_DIR)/profviz.so'
+	$(INSTALL_DATA) include/profviz.h '$(DESTDIR)$(INCLUDEDIR)/profviz.h'
+	$(INSTALL_DATA) $(MAN_PAGE) '$(DESTDIR)$(MANDIR)/man1/profviz.1'
+	$(INSTALL_DATA) lib/cmd/profviz.bash '$(DESTDIR)$(BASHCOMPDIR)/profviz'
+
+# The files, and the runtime's own directory; directories others may share
+# (bin, man1, ...) stay, as automake's uninstall leaves them.
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/profviz' '$(DESTDIR)$(RUNTIME_DIR)/profviz.so' \
+		'$(DESTDIR)$(INCLUDEDIR)/profviz.h' '$(DESTDIR)$(MANDIR)/man1/profviz.1' \
+		'$(DESTDIR)$(BASHCOMPDIR)/profviz'
+	if [ -d '$(DESTDIR)$(RUNTIME_DIR)' ]; then rmdir '$(DESTDIR)$(RUNTIME_DIR)'; fi
 
 # flavour(NAME): objects of any source under build/NAME (with their header
 # dependencies), build/NAME/libLAYER.a, and the unit tests. build/NAME/cflags
@@ -285,7 +333,7 @@ clean:
 FORCE:
 
 .PHONY: all unit check demo bench bench-truth bench-sampler bench-hotlines bench-progs deps \
-	clean FORCE
+	clean FORCE man install uninstall
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
 # The targets link clang-built archives of the same layers, with coverage
