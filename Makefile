@@ -11,6 +11,10 @@
 #   make SAN=address|thread check    the same under a sanitizer
 #   make WERROR=1 ...                warnings are errors (CI)
 #   make deps       install the Debian packages the build and tests need
+#   make install    profviz, its runtime, header, man page and bash completion
+#                   (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, ...: below)
+#   make uninstall  the files make install put there, with the same variables
+#   make man        the man page alone, build/man/profviz.1 (help2man)
 # demo, check, check-real and fuzz install what is missing first; nothing
 # else runs apt-get.
 
@@ -77,6 +81,31 @@ COMPILE_plain = $(CC) $(RT_CFLAGS) $(SAN_plain)
 COMPILE_san-address = $(CC) $(RT_CFLAGS) $(SAN_san-address)
 COMPILE_san-thread = $(CC) $(RT_CFLAGS) $(SAN_san-thread)
 
+# profviz's version, one string for the command, the runtime, the JSON and
+# the man page (lib/base/version.c): git describe of this checkout, from a
+# release tag vX.Y.Z, or VERSION and the commit before the first tag; VERSION
+# alone where the source is no git checkout of its own (a tarball).
+GIT_DESCRIBE := $(shell test -z "$$(git rev-parse --show-prefix 2>/dev/null || echo none)" && \
+	git describe --always --dirty --abbrev=7 --match 'v[0-9]*' 2>/dev/null)
+VERSION_BASE := $(strip $(file <VERSION))
+PV_VERSION := $(if $(filter v%,$(GIT_DESCRIBE)),$(GIT_DESCRIBE:v%=%),$(VERSION_BASE)$(GIT_DESCRIBE:%=-g%))
+
+# Installing, with the GNU conventions: `make install PREFIX=/usr DESTDIR=...`.
+# The command finds the runtime relative to itself (RUNTIME_FROM_BIN), so a
+# prefix moved elsewhere still works, and DESTDIR is in no installed file.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL)
+INSTALL_DATA ?= $(INSTALL) -m 644
+RUNTIME_DIR := $(LIBDIR)/profviz
+RUNTIME_FROM_BIN := $(shell realpath -m --relative-to='$(BINDIR)' '$(RUNTIME_DIR)')
+
 FLAVOUR := $(if $(SAN),san-$(SAN),plain)
 ifeq ($(filter plain san-address san-thread,$(FLAVOUR)),)
 $(error SAN=$(SAN): use SAN=address or SAN=thread)
@@ -99,6 +128,56 @@ profviz: $(CMD_SRCS:%.c=build/plain/%.o) build/plain/lib/cmd/viz_assets.o \
 	$(CC) -o $@ $(filter %.o,$^) $(call archives,plain,$(CMD_LAYERS)) $(CMD_LIBS)
 # The page of `profviz html`, built in from viz/ (.incbin: no -MMD for them).
 build/plain/lib/cmd/viz_assets.o: $(wildcard viz/*.html viz/*.css viz/*.js)
+# Where `profviz run` looks for the runtime it was installed with, from its
+# own directory.
+build/plain/lib/cmd/run.o: OBJ_FLAGS = -DPV_RUNTIME_FROM_BIN='"$(RUNTIME_FROM_BIN)"'
+build/plain/lib/cmd/run.o: build/runtime-from-bin
+
+# Stamps that change only when what they record does, so that what depends
+# on them is rebuilt then and only then.
+build/version: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PV_VERSION)' | cmp -s - $@ || echo '$(PV_VERSION)' > $@
+build/runtime-from-bin: FORCE
+	@mkdir -p $(@D)
+	@echo '$(RUNTIME_FROM_BIN)' | cmp -s - $@ || echo '$(RUNTIME_FROM_BIN)' > $@
+# The directories the man page names.
+MAN_DIRS := $(RUNTIME_DIR) $(INCLUDEDIR) $(BASHCOMPDIR)
+build/man/dirs: FORCE
+	@mkdir -p $(@D)
+	@echo '$(MAN_DIRS)' | cmp -s - $@ || echo '$(MAN_DIRS)' > $@
+
+# The man page, made by help2man from `profviz help all` (every command's
+# --help and the PROFVIZ_* variables) and lib/cmd/profviz.h2m (the prose
+# around them, with the install's directories filled in).
+MAN_PAGE := build/man/profviz.1
+$(MAN_PAGE): profviz lib/cmd/profviz.h2m build/man/dirs
+	@command -v help2man >/dev/null || \
+		{ echo "the man page needs help2man: make deps installs it" >&2; exit 1; }
+	@mkdir -p $(@D)
+	sed -e 's|@RUNTIME_DIR@|$(RUNTIME_DIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+		-e 's|@BASHCOMPDIR@|$(BASHCOMPDIR)|g' lib/cmd/profviz.h2m > build/man/profviz.h2m
+	help2man --no-info --section=1 --help-option='help all' --version-option=--version \
+		--include=build/man/profviz.h2m --output=$@.tmp ./profviz
+	mv $@.tmp $@
+man: $(MAN_PAGE)
+
+install: profviz profviz.so $(MAN_PAGE)
+	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(RUNTIME_DIR)' '$(DESTDIR)$(INCLUDEDIR)' \
+		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(BASHCOMPDIR)'
+	$(INSTALL_PROGRAM) profviz '$(DESTDIR)$(BINDIR)/profviz'
+	$(INSTALL_DATA) profviz.so '$(DESTDIR)$(RUNTIME_DIR)/profviz.so'
+	$(INSTALL_DATA) include/profviz.h '$(DESTDIR)$(INCLUDEDIR)/profviz.h'
+	$(INSTALL_DATA) $(MAN_PAGE) '$(DESTDIR)$(MANDIR)/man1/profviz.1'
+	$(INSTALL_DATA) lib/cmd/profviz.bash '$(DESTDIR)$(BASHCOMPDIR)/profviz'
+
+# The files, and the runtime's own directory; directories others may share
+# (bin, man1, ...) stay, as automake's uninstall leaves them.
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/profviz' '$(DESTDIR)$(RUNTIME_DIR)/profviz.so' \
+		'$(DESTDIR)$(INCLUDEDIR)/profviz.h' '$(DESTDIR)$(MANDIR)/man1/profviz.1' \
+		'$(DESTDIR)$(BASHCOMPDIR)/profviz'
+	if [ -d '$(DESTDIR)$(RUNTIME_DIR)' ]; then rmdir '$(DESTDIR)$(RUNTIME_DIR)'; fi
 
 # flavour(NAME): objects of any source under build/NAME (with their header
 # dependencies), build/NAME/libLAYER.a, and the unit tests. build/NAME/cflags
@@ -106,7 +185,7 @@ build/plain/lib/cmd/viz_assets.o: $(wildcard viz/*.html viz/*.css viz/*.js)
 define flavour
 build/$(1)/%.o: %.c build/$(1)/cflags | $$(DEPS)
 	@mkdir -p $$(@D)
-	$$(filter-out $$(NOT_HERE),$$(COMPILE_$(1))) -MMD -MP -c $$< -o $$@
+	$$(filter-out $$(NOT_HERE),$$(COMPILE_$(1))) $$(OBJ_FLAGS) -MMD -MP -c $$< -o $$@
 
 build/$(1)/%.o: %.S build/$(1)/cflags | $$(DEPS)
 	@mkdir -p $$(@D)
@@ -128,6 +207,10 @@ build/$(1)/cflags: FORCE
 build/$(1)/members: FORCE
 	@mkdir -p $$(@D)
 	@echo '$$(LIB_SRCS)' | cmp -s - $$@ || echo '$$(LIB_SRCS)' > $$@
+
+# The version, given to the one file that holds it, rebuilt when it changes.
+build/$(1)/lib/base/version.o: OBJ_FLAGS = -DPV_VERSION='"$$(PV_VERSION)"'
+build/$(1)/lib/base/version.o: build/version
 
 -include $$(wildcard build/$(1)/*.d build/$(1)/lib/*/*.d build/$(1)/lib/runtime/wrap/*.d \
 	build/$(1)/unit/*.d)
@@ -251,7 +334,7 @@ clean:
 FORCE:
 
 .PHONY: all unit check demo bench bench-truth bench-sampler bench-hotlines bench-progs deps \
-	clean FORCE
+	clean FORCE man install uninstall
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
 # The targets link clang-built archives of the same layers, with coverage

@@ -4,7 +4,7 @@
 set -e
 PKGS="gcc g++ make perl python3 uthash-dev libdw-dev libelf-dev graphviz valgrind libpfm4-dev
       dpkg-dev xz-utils bzip2 tcl clang libclang-rt-14-dev util-linux mount linux-perf
-      libjansson-dev zlib1g-dev golang-go chromium python3-jsonschema"
+      libjansson-dev zlib1g-dev golang-go chromium python3-jsonschema help2man man-db groff-base"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

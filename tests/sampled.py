@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """A sampled profile made by hand, as the runtime's sampler will write it
-(JSON revision 4): event 0 is "time" sampled at 1000 Hz, event 1 page-faults
+(JSON revision 5, with the version of the profviz built here): event 0 is "time" sampled at 1000 Hz, event 1 page-faults
 read by the hooks. Until the runtime samples, the tests of everything after
 it (the loader, merge, diff, report, the graph, the other writers, the page)
 read this. Its numbers are chosen so that each rule shows:
@@ -15,9 +15,21 @@ read this. Its numbers are chosen so that each rule shows:
 times `scale`: at scale 1, 924 samples (a short run, under 1000); at 2,
 1848 (not short), rare still under 10."""
 
+import subprocess
+
+import harness as h
+
 MS = 1000000
 RATE_HZ = 1000
 PROGRAM = "/opt/sampled/prog"
+
+
+
+def profviz_version():
+    """What the command built here writes in "profviz_version"."""
+    return subprocess.run([h.PROFVIZ, "--version"], capture_output=True, text=True,
+                          check=True).stdout.split()[1]
+
 
 # name, parent, calls, self ms (= samples, but the wait's), page faults, kind
 TREE = [
@@ -71,7 +83,8 @@ def profile(scale=1, pid=4242, rate_hz=RATE_HZ):
     samples = sum(r["samples"] for r in rows.values())
     own = 8 * scale
     return {
-        "format": "profviz-1", "revision": 4, "program": PROGRAM, "pid": pid,
+        "format": "profviz-1", "revision": 5, "profviz_version": profviz_version(),
+        "program": PROGRAM, "pid": pid,
         "events": ["time", "page-faults"], "backends": ["sampler", "read"],
         "units": ["ns", "count"], "kinds": ["sampled", "count"], "running_ratio": [1, 1],
         "run_total": run, "compensated": True, "raw_run_total": run,
@@ -108,6 +121,7 @@ def revision_3(prof):
     sampling, no samples, no kinds of function."""
     old = dict(prof, revision=3, kinds=["time", "count"], backends=["tsc", "read"])
     old.pop("sampling")
+    old.pop("profviz_version")
     old["functions"] = [{k: v for k, v in f.items() if k not in ("samples", "kind")}
                         for f in prof["functions"]]
     old["paths"] = [{k: v for k, v in p.items() if k != "samples"} for p in prof["paths"]]

@@ -75,6 +75,45 @@ with t.case("run"):
     t.eq(profviz("run").returncode, 2, "run: no program: exit 2")
     t.ok(profviz("run", "--help").stdout.startswith("usage: profviz run"), "run: --help")
 
+with t.case("run: which runtime"):
+    user = {k: v for k, v in os.environ.items() if not k.startswith("PROFVIZ_")}
+    built = os.path.realpath(os.path.join(h.ROOT, "profviz.so"))
+    r = profviz("run", "-v", "-o", "w.json", "--", prog, "3")
+    t.ok(r.returncode == 3 and "profviz run: preloading %s (beside this command)" % built
+         in r.stderr, "run -v: in the build tree, the runtime beside the command", r.stderr)
+    # Laid out as make install lays it, somewhere else than it was built for.
+    relative = re.search(r"\n(\S+) from the command's directory", profviz("run", "--help").stdout)
+    moved = os.path.join(tmp, "moved")
+    runtime = os.path.normpath(os.path.join(moved, "bin", relative.group(1), "profviz.so"))
+    os.makedirs(os.path.dirname(runtime))
+    os.makedirs(os.path.join(moved, "bin"), exist_ok=True)
+    shutil.copy(PROFVIZ, os.path.join(moved, "bin"))
+    shutil.copy(h.PRELOAD, runtime)
+    r = subprocess.run([os.path.join(moved, "bin", "profviz"), "run", "-v", "-o", "m.json", "--",
+                        prog, "3"], capture_output=True, text=True, cwd=tmp, env=user)
+    t.ok(r.returncode == 3 and "preloading %s (installed with this command)" % runtime
+         in r.stderr, "run -v: else the runtime installed with it, %s from its own place" %
+         relative.group(1), r.stderr)
+    t.eq(by_name(load(os.path.join(tmp, "m.json")))["shared"]["calls"], 40,
+         "... which profiles the program")
+    r = profviz("run", "-v", "-o", "s.json", "--", prog, "3", env={"PROFVIZ_SO": runtime})
+    t.ok(r.returncode == 3 and "preloading %s (PROFVIZ_SO)" % runtime in r.stderr,
+         "run: PROFVIZ_SO names another", r.stderr)
+    r = profviz("run", "-v", "--runtime", runtime, "-o", "f.json", "--", prog, "3",
+                env={"PROFVIZ_SO": "/nonexistent/profviz.so"})
+    t.ok(r.returncode == 3 and "preloading %s (--runtime)" % runtime in r.stderr,
+         "run: --runtime is stronger than PROFVIZ_SO", r.stderr)
+    r = profviz("run", "--", prog, env={"PROFVIZ_SO": "/nonexistent/profviz.so"})
+    t.ok(r.returncode == 2 and "PROFVIZ_SO /nonexistent/profviz.so: No such file" in r.stderr,
+         "run: a PROFVIZ_SO that is not there: said, exit 2", r.stderr)
+    lonely = os.path.join(tmp, "lonely")
+    os.makedirs(lonely)
+    shutil.copy(PROFVIZ, lonely)
+    r = subprocess.run([os.path.join(lonely, "profviz"), "run", "--", prog], capture_output=True,
+                       text=True, cwd=tmp, env=user)
+    t.ok(r.returncode == 2 and "no profviz.so beside this command" in r.stderr and
+         "PROFVIZ_SO" in r.stderr, "run: no runtime to find: says where it looked", r.stderr)
+
 # ---- report ----
 PROF = os.path.join(tmp, "a.json")
 p = load(PROF)
@@ -378,5 +417,30 @@ with t.case("help"):
          "profviz --help lists the commands")
     for c in ("report", "dot", "convert"):
         t.ok(profviz(c, "--help").stdout.startswith("usage: profviz " + c), c + " --help")
+        t.eq(profviz("help", c).stdout, profviz(c, "--help").stdout,
+             "profviz help %s: its --help" % c)
     t.eq(profviz("frobnicate").returncode, 2, "an unknown command: 2")
+    r = profviz("help", "frobnicate")
+    t.ok(r.returncode == 2 and "no command or topic 'frobnicate'" in r.stderr,
+         "help on no command or topic: said, 2", r.stderr)
+    r = profviz("help", "variables")
+    t.ok(r.returncode == 0 and "PROFVIZ_RATE" in r.stdout and "Default: 1000." in r.stdout,
+         "help variables: each variable with its default", r.stdout)
+    everything = profviz("help", "all").stdout
+    t.ok(everything.startswith(profviz("--help").stdout) and
+         all("\nprofviz %s:\n" % c in everything for c in ("run", "report", "html")) and
+         r.stdout in everything, "help all: the overview, every command's help, the variables")
+
+with t.case("version"):
+    r = profviz("--version")
+    t.ok(r.returncode == 0 and re.fullmatch(r"profviz \d+\.\d+\.\d+\S*\n", r.stdout),
+         "--version: 'profviz X.Y.Z...'", r.stdout + r.stderr)
+    t.eq(profviz("version").stdout, r.stdout, "profviz version: the same")
+    version = r.stdout.split()[-1]
+    t.eq(load(os.path.join(tmp, "a.json")).get("profviz_version"), version,
+         "the JSON the runtime wrote gives the same version")
+    r = profviz("run", "-o", "v.json", "--", prog, "3")
+    t.ok(any(l.startswith("profviz: ") and l.endswith("; version " + version)
+             for l in r.stderr.splitlines()),
+         "and so does the runtime's start-up line", r.stderr)
 t.done()

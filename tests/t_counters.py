@@ -16,7 +16,8 @@ with t.case("start-up line"):
     line = h.profviz_lines(r.stderr)
     t.eq(len(line), 1, "one start-up line by default")
     t.ok(bool(re.match(r"profviz: events (cycles \((rdpmc|read)\)|tsc \(no PMU( \(virtualized\))?:"
-                       r" using tsc\)); writing prof\.dot, prof\.json$", line[0] if line else "")),
+                       r" using tsc\)); writing prof\.dot, prof\.json; version \S+$",
+                       line[0] if line else "")),
          "start-up line names the backend and why", line)
 
 N = 3000

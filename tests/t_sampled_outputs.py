@@ -71,7 +71,7 @@ with t.case("schema"):
     t.ok(h.schema_errors(dict(LONG, functions=[dict(LONG["functions"][0], kind="idle")])),
          "the schema refuses a kind of function it does not know")
     t.ok(h.schema_errors({k: v for k, v in LONG.items() if k != "sampling"}),
-         "the schema refuses revision 4 without its sampling account")
+         "the schema refuses revision 4 on without its sampling account")
 
 with t.case("round trip"):
     back = os.path.join(tmp, "back.json")
@@ -96,7 +96,7 @@ with t.case("revision 3"):
     again = os.path.join(tmp, "rev3-again.json")
     r = profviz("convert", old_path, again)
     got = load(again)
-    t.ok(r.returncode == 0 and got["revision"] == 4, "convert: revision 3 read, 4 written",
+    t.ok(r.returncode == 0 and got["revision"] == 5, "convert: revision 3 read, 5 written",
          r.stderr)
     t.ok(set(by_name(got, "samples").values()) == {0} and
          set(by_name(got, "kind").values()) == {"plain"} and

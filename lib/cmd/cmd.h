@@ -16,7 +16,12 @@ struct pv_command {
 	const char *name;
 	const char *summary;
 	int (*main)(int argc, char **argv); /* argv[0] is the sub-command's name */
+	void (*help)(FILE *out);            /* what its --help prints */
 };
+
+/* Every command, in the order the help lists them (profviz.c). */
+extern const struct pv_command pv_commands[];
+extern const size_t pv_n_commands;
 
 int pv_cmd_run(int argc, char **argv);     /* run.c */
 int pv_cmd_report(int argc, char **argv);  /* report.c */
@@ -25,6 +30,20 @@ int pv_cmd_convert(int argc, char **argv); /* convert.c */
 int pv_cmd_merge(int argc, char **argv);   /* merge.c */
 int pv_cmd_diff(int argc, char **argv);    /* diff.c */
 int pv_cmd_html(int argc, char **argv);    /* html.c */
+int pv_cmd_help(int argc, char **argv);    /* help.c */
+int pv_cmd_version(int argc, char **argv); /* help.c */
+void pv_help_run(FILE *out);
+void pv_help_report(FILE *out);
+void pv_help_dot(FILE *out);
+void pv_help_convert(FILE *out);
+void pv_help_merge(FILE *out);
+void pv_help_diff(FILE *out);
+void pv_help_html(FILE *out);
+void pv_help_help(FILE *out);
+void pv_help_version(FILE *out);
+
+/* What `profviz --help` prints: the usage and the commands. */
+void pv_help_overview(FILE *out);
 
 /* What reading a sub-command's options came to: go on; done, --help
  * printed; or trouble, said on stderr. */

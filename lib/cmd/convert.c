@@ -10,23 +10,29 @@
 #include "cmd/cmd.h"
 #include "output/format.h"
 
-static const char usage[] =
-	"usage: profviz convert PROFILE.json OUTPUT...\n"
-	"Write the profile to each OUTPUT, in the format its name asks for:\n"
-	"  %s\n";
-
-int pv_cmd_convert(int argc, char **argv)
+void pv_help_convert(FILE *out)
 {
 	char known[256];
 	pv_output_extensions(known, sizeof(known));
+	fprintf(out,
+		"usage: profviz convert PROFILE.json OUTPUT...\n"
+		"Write the profile to each OUTPUT, in the format its name asks for, one of\n"
+		"%s.\n",
+		known);
+}
+
+int pv_cmd_convert(int argc, char **argv)
+{
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf(usage, known);
+		pv_help_convert(stdout);
 		return 0;
 	}
 	if (argc < 3) {
-		fprintf(stderr, usage, known);
+		pv_help_convert(stderr);
 		return PV_EXIT_TROUBLE;
 	}
+	char known[256];
+	pv_output_extensions(known, sizeof(known));
 	for (int i = 2; i < argc; i++)
 		if (!pv_output_format_of(argv[i])) {
 			fprintf(stderr, "profviz convert: %s: no format for this name; end it in %s\n",

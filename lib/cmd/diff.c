@@ -39,6 +39,11 @@ static const char usage[] =
 	"  --top N                 rows of the table (default 25; 0: all)\n"
 	"Both profiles must have the same events; the first one is compared.\n";
 
+void pv_help_diff(FILE *out)
+{
+	fputs(usage, out);
+}
+
 struct diff_options {
 	struct pv_diff_limits limits;
 	const char *output; /* the graph's file, or NULL */
@@ -75,7 +80,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct diff_options *
 		case 't': bad = pv_arg_count("--top", optarg, &top); break;
 		case 'o': o->output = optarg; break;
 		case 'r': o->report = 1; break;
-		case 'h': fputs(usage, stdout); return PV_HELPED;
+		case 'h': pv_help_diff(stdout); return PV_HELPED;
 		default: bad = 1; fputs(usage, stderr); break;
 		}
 		if (bad)

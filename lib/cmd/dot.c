@@ -30,6 +30,11 @@ static const char usage[] =
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
 	"FUNC is a function's whole name, or its name without parameters.\n";
 
+void pv_help_dot(FILE *out)
+{
+	fputs(usage, out);
+}
+
 /* What profviz dot was asked. */
 struct dot_options {
 	double node, edge;
@@ -70,7 +75,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct dot_options *o
 		case 's': o->self_colour = 1; break;
 		case 'E': o->event = optarg; break;
 		case 'o': o->output = optarg; break;
-		case 'h': fputs(usage, stdout); return PV_HELPED;
+		case 'h': pv_help_dot(stdout); return PV_HELPED;
 		default: bad = 1; fputs(usage, stderr); break;
 		}
 		if (bad)

@@ -44,6 +44,11 @@ static const char usage[] =
 	"  -o OUT.html    the page (written atomically)\n"
 	"The graph is laid out by graphviz's dot, which must be on PATH.\n";
 
+void pv_help_html(FILE *out)
+{
+	fputs(usage, out);
+}
+
 /* What the page is made of besides the report; the writer finds it from the
  * report it is given (pv_output_write_file passes only that). */
 struct page {
@@ -304,7 +309,7 @@ int pv_cmd_html(int argc, char **argv)
 		case 'e': bad = pv_arg_percent("-e", optarg, &edge); break;
 		case 'N': bad = pv_arg_count("--nodes", optarg, &nodes); break;
 		case 'o': output = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': pv_help_html(stdout); return 0;
 		default: bad = 1; fputs(usage, stderr); break;
 		}
 		if (bad)

@@ -29,6 +29,11 @@ static const char usage[] =
 	"  -o, --output OUT  write there (atomically), in the format its extension\n"
 	"                    asks for (.json to work on it further); required\n";
 
+void pv_help_merge(FILE *out)
+{
+	fputs(usage, out);
+}
+
 struct func_entry {
 	char *key; /* module, name, file, line, and which copy: see function_key */
 	size_t len;
@@ -368,7 +373,7 @@ int pv_cmd_merge(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': pv_help_merge(stdout); return 0;
 		default: fputs(usage, stderr); return PV_EXIT_TROUBLE;
 		}
 	}

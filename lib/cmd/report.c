@@ -40,6 +40,11 @@ static const char usage[] =
 	"                each with its share of the samples in FUNC's code\n"
 	"  --color WHEN  auto (default: on a terminal), always or never\n";
 
+void pv_help_report(FILE *out)
+{
+	fputs(usage, out);
+}
+
 enum sort_key { BY_SELF, BY_TOTAL, BY_CALLS, BY_PER_CALL, BY_NAME };
 
 struct view {
@@ -492,7 +497,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		case 'f': o->asked.focus = optarg; break;
 		case 'r': o->asked.root = optarg; break;
 		case 'l': o->lines = optarg; break;
-		case 'h': fputs(usage, stdout); return PV_HELPED;
+		case 'h': pv_help_report(stdout); return PV_HELPED;
 		default: fputs(usage, stderr); return PV_BAD_USAGE;
 		}
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.c — `profviz run`: the program under the runtime that sits beside this
- * command, its exit status passed through, and where its profile went.
+ * run.c — `profviz run`: the program under the runtime built or installed
+ * with this command, its exit status passed through, and where its profile
+ * went.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,27 +21,41 @@
 #include "output/config.h"
 #include "base/log.h"
 
-static const char usage[] =
-	"usage: profviz run [-o FILES] [-e EVENTS] [-q] -- PROGRAM [ARGS...]\n"
-	"Run PROGRAM with profviz.so (the one beside this command) preloaded, and\n"
-	"say where its profile went. The exit status is the program's; a program\n"
-	"killed by a signal has this command killed by the same signal.\n"
-	"  -o FILES   what to write, as PROFVIZ_OUTPUT: e.g. prof.dot,prof.json\n"
-	"  -e EVENTS  what to count, as PROFVIZ_EVENTS: e.g. task-clock,page-faults\n"
-	"  -q         no start-up line from the runtime, no line from this command\n";
+/* The runtime's directory as installed, from the command's (the Makefile
+ * passes it: "../lib/profviz" for the usual layout). */
+#ifndef PV_RUNTIME_FROM_BIN
+#error "PV_RUNTIME_FROM_BIN: build with the Makefile, which passes it"
+#endif
 
-/* profviz.so in the directory of this executable. */
-static int runtime_beside_me(char *out, size_t size)
+static const char usage[] =
+	"usage: profviz run [-o FILES] [-e EVENTS] [-q] [-v] [--runtime FILE]\n"
+	"                   -- PROGRAM [ARGS...]\n"
+	"Run PROGRAM with the profviz runtime (profviz.so) preloaded, and say where its\n"
+	"profile went. The exit status is the program's; a program killed by a signal\n"
+	"has this command killed by the same signal. The runtime is the one beside this\n"
+	"command (in a build tree), else the one installed with it, in\n"
+	PV_RUNTIME_FROM_BIN " from the command's directory.\n"
+	"  -o FILES        what to write, as PROFVIZ_OUTPUT: e.g. prof.dot,prof.json\n"
+	"  -e EVENTS       what to count, as PROFVIZ_EVENTS: e.g. task-clock,page-faults\n"
+	"  -q              no start-up line from the runtime, no line from this command\n"
+	"  -v              say which runtime is preloaded, and why that one\n"
+	"  --runtime FILE  preload FILE instead (stronger than PROFVIZ_SO)\n";
+
+void pv_help_run(FILE *out)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	fputs(usage, out);
+}
+
+/* The directory of this executable, as the kernel knows it (so a prefix
+ * moved elsewhere, or a symbolic link to the command, still finds it). 0,
+ * or -1. */
+static int own_directory(char *out, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", out, size - 1);
 	if (n < 0)
 		return -1;
-	self[n] = '\0';
-	char *slash = strrchr(self, '/');
-	*slash = '\0';
-	if ((size_t)snprintf(out, size, "%s/profviz.so", self) >= size || access(out, R_OK))
-		return -1;
+	out[n] = '\0';
+	*strrchr(out, '/') = '\0';
 	return 0;
 }
 
@@ -112,21 +127,27 @@ static void say_where(const struct pv_config *c, const struct expected *e)
 
 struct run_options {
 	const char *outputs, *events; /* as PROFVIZ_OUTPUT and PROFVIZ_EVENTS, or NULL */
-	int quiet;
+	const char *runtime;          /* --runtime, or NULL */
+	int quiet, verbose;
 	char **program; /* and its arguments, NULL-terminated */
 };
 
 static enum pv_parsed parse_options(int argc, char **argv, struct run_options *o)
 {
-	static const struct option longs[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
+	enum { RUNTIME = 256 };
+	static const struct option longs[] = { { "help", no_argument, NULL, 'h' },
+					       { "runtime", required_argument, NULL, RUNTIME },
+					       { 0 } };
 	*o = (struct run_options){ NULL };
 	int opt;
-	while ((opt = getopt_long(argc, argv, "+o:e:qh", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:e:qvh", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'o': o->outputs = optarg; break;
 		case 'e': o->events = optarg; break;
 		case 'q': o->quiet = 1; break;
-		case 'h': fputs(usage, stdout); return PV_HELPED;
+		case 'v': o->verbose = 1; break;
+		case RUNTIME: o->runtime = optarg; break;
+		case 'h': pv_help_run(stdout); return PV_HELPED;
 		default: fputs(usage, stderr); return PV_BAD_USAGE;
 		}
 	}
@@ -139,13 +160,38 @@ static enum pv_parsed parse_options(int argc, char **argv, struct run_options *o
 	return PV_PARSED;
 }
 
-/* profviz.so beside this command, as LD_PRELOAD can name it. 0, or -1
- * after a message. */
-static int find_runtime(char *out, size_t size)
+/* The runtime to preload, as an absolute path LD_PRELOAD can name, and
+ * why that one: --runtime, else PROFVIZ_SO, else the one beside this
+ * command, else the one installed with it. 0, or -1 after a message. */
+static int find_runtime(const char *flag, char *out, const char **why)
 {
-	if (runtime_beside_me(out, size) < 0) {
-		fputs("profviz run: no profviz.so beside this command (run `make`)\n", stderr);
-		return -1;
+	const char *given = flag;
+	*why = "--runtime";
+	if (!given && (given = getenv("PROFVIZ_SO")) && *given)
+		*why = "PROFVIZ_SO";
+	if (given && *given) {
+		if (!realpath(given, out) || access(out, R_OK)) {
+			fprintf(stderr, "profviz run: %s %s: %s\n", *why, given, strerror(errno));
+			return -1;
+		}
+	} else {
+		char dir[PATH_MAX], beside[PATH_MAX + 16], installed[2 * PATH_MAX];
+		if (own_directory(dir, sizeof(dir)) < 0) {
+			perror("profviz run: /proc/self/exe");
+			return -1;
+		}
+		snprintf(beside, sizeof(beside), "%s/profviz.so", dir);
+		snprintf(installed, sizeof(installed), "%s/%s/profviz.so", dir, PV_RUNTIME_FROM_BIN);
+		if (realpath(beside, out) && !access(out, R_OK)) {
+			*why = "beside this command";
+		} else if (realpath(installed, out) && !access(out, R_OK)) {
+			*why = "installed with this command";
+		} else {
+			fprintf(stderr, "profviz run: no profviz.so beside this command (%s) nor where "
+				"it installs it (%s): run `make`, or name one with PROFVIZ_SO\n",
+				beside, installed);
+			return -1;
+		}
 	}
 	if (strpbrk(out, " :")) { /* LD_PRELOAD splits at both; it has no quoting */
 		fprintf(stderr, "profviz run: %s: LD_PRELOAD cannot name a file whose path has a "
@@ -301,9 +347,13 @@ int pv_cmd_run(int argc, char **argv)
 	if (parsed != PV_PARSED)
 		return parsed == PV_HELPED ? 0 : PV_EXIT_TROUBLE;
 	char runtime[PATH_MAX];
+	const char *why;
 	struct pv_config config;
-	if (find_runtime(runtime, sizeof(runtime)) < 0 || set_environment(&o, runtime) < 0 ||
-	    load_config(&config) < 0)
+	if (find_runtime(o.runtime, runtime, &why) < 0)
+		return PV_EXIT_TROUBLE;
+	if (o.verbose)
+		fprintf(stderr, "profviz run: preloading %s (%s)\n", runtime, why);
+	if (set_environment(&o, runtime) < 0 || load_config(&config) < 0)
 		return PV_EXIT_TROUBLE;
 	struct expected expect[PV_MAX_OUTPUTS];
 	struct outcome run;

@@ -180,9 +180,8 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 	c->disabled = parse_flag("PROFVIZ_DISABLE", get("PROFVIZ_DISABLE"), 0);
 	c->children = parse_flag("PROFVIZ_CHILDREN", get("PROFVIZ_CHILDREN"), 1);
 	c->compensate = parse_flag("PROFVIZ_COMPENSATE", get("PROFVIZ_COMPENSATE"), 1);
-	/* At most a day. */
-	c->progress = parse_whole("PROFVIZ_PROGRESS", get("PROFVIZ_PROGRESS"), 86400,
-				  "a number of seconds", 0);
+	c->progress = parse_whole("PROFVIZ_PROGRESS", get("PROFVIZ_PROGRESS"),
+				  PV_MAX_PROGRESS_SECONDS, "a number of seconds", 0);
 	c->debug = parse_whole("PROFVIZ_DEBUG", get("PROFVIZ_DEBUG"), PV_DEBUG_MAX,
 			       "a debug level", 0);
 	c->node_threshold = parse_percent("PROFVIZ_NODE_THRESHOLD",

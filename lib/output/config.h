@@ -39,6 +39,8 @@ struct pv_config {
 #define PV_DEFAULT_RATE_HZ 1000
 #define PV_MIN_RATE_HZ 10
 #define PV_MAX_RATE_HZ 20000
+/* PROFVIZ_PROGRESS: at most a day between lines. */
+#define PV_MAX_PROGRESS_SECONDS 86400
 
 typedef const char *pv_getenv_fn(const char *name);
 

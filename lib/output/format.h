@@ -19,8 +19,9 @@ pv_writer_fn pv_write_dot;    /* dot.c */
 pv_writer_fn pv_write_json;   /* json.c */
 /* 2: "paths", the calling-context tree; 3: "kinds" of events, no "backend"
  * (it was "backends"[0]); 4: sampled time ("sampling", each function's and
- * path's "samples", each function's "kind"). */
-#define PV_JSON_REVISION 4
+ * path's "samples", each function's "kind"); 5: "profviz_version", of the
+ * profviz that wrote the file. */
+#define PV_JSON_REVISION 5
 pv_writer_fn pv_write_folded; /* folded.c */
 pv_writer_fn pv_write_pprof;  /* pprof.c */
 pv_writer_fn pv_write_callgrind; /* callgrind.c */

@@ -4,12 +4,13 @@
  * fields to expect: revisions add fields, except revision 3, which dropped
  * "backend" (the same as "backends"[0]). Revision 4 adds what sampled time
  * needs to be read honestly: how it was sampled, and the samples behind each
- * self. */
+ * self. Revision 5 says which profviz wrote the file. */
 #include <inttypes.h>
 #include <string.h>
 
 #include "output/format.h"
 #include "base/utf8.h"
+#include "base/version.h"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -138,7 +139,10 @@ static void write_processes(FILE *out, const struct pv_report *r)
 
 int pv_write_json(FILE *out, const struct pv_report *r)
 {
-	fprintf(out, "{\"format\":\"profviz-1\",\"revision\":%d,\"program\":", PV_JSON_REVISION);
+	fprintf(out, "{\"format\":\"profviz-1\",\"revision\":%d,\"profviz_version\":",
+		PV_JSON_REVISION);
+	json_string(out, pv_version);
+	fputs(",\"program\":", out);
 	json_string(out, r->program);
 	fprintf(out, ",\"pid\":%d,\"events\":[", r->pid);
 	for (unsigned i = 0; i < r->nev; i++) {

@@ -27,6 +27,7 @@
 #include "profviz.h"
 #include "base/compiler.h"
 #include "base/log.h"
+#include "base/version.h"
 #include "model/profile.h"
 #include "output/config.h"
 #include "runtime/calibrate.h"
@@ -599,10 +600,10 @@ static void pv_init(void)
 		/* A low limit shared with the program: say what profviz takes of it. */
 		char fds[160] = "";
 		if (pv_fds_describe(fds, sizeof(fds)) && getdtablesize() <= 4096)
-			pv_log("%s; writing %s; its descriptors (one per event and thread) take %s",
-			       summary, files, fds);
+			pv_log("%s; writing %s; its descriptors (one per event and thread) take %s; "
+			       "version %s", summary, files, fds, pv_version);
 		else
-			pv_log("%s; writing %s", summary, files);
+			pv_log("%s; writing %s; version %s", summary, files, pv_version);
 	}
 	if (!pv_config.disabled) {
 		check_output_dirs();

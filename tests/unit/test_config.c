@@ -7,6 +7,7 @@
 #include "output/config.h"
 #include "messages.h"
 #include "output/file.h"
+#include "output/variables.h"
 #include "tap.h"
 
 static const char *names[8], *values[8];
@@ -40,6 +41,73 @@ static void expect_message(const char *name, const char *value, const char *mess
 	if (!tap_ok(n_messages == 1 && !strcmp(messages[0], message), "%s='%s' reported", name,
 		    value))
 		printf("#   %d messages: '%s'\n#   want '%s'\n", n_messages, messages[0], message);
+}
+
+/* The names pv_config_load asks for, in order. */
+static const char *asked[64];
+static unsigned n_asked;
+
+static const char *recording_getenv(const char *name)
+{
+	if (n_asked < sizeof(asked) / sizeof(asked[0]))
+		asked[n_asked++] = name;
+	return NULL;
+}
+
+static int documented(const char *name)
+{
+	for (unsigned i = 0; i < pv_n_variables; i++)
+		if (!strcmp(pv_variables[i].name, name))
+			return 1;
+	return 0;
+}
+
+static int was_asked(const char *name)
+{
+	for (unsigned i = 0; i < n_asked; i++)
+		if (!strcmp(asked[i], name))
+			return 1;
+	return 0;
+}
+
+static int same_config(const struct pv_config *a, const struct pv_config *b)
+{
+	return a->quiet == b->quiet && a->disabled == b->disabled && a->children == b->children &&
+	       a->compensate == b->compensate && a->progress == b->progress &&
+	       a->debug == b->debug && a->node_threshold == b->node_threshold &&
+	       a->edge_threshold == b->edge_threshold &&
+	       a->time_from_hooks == b->time_from_hooks &&
+	       a->inlined_as_frames == b->inlined_as_frames && a->rate_hz == b->rate_hz &&
+	       a->n_outputs == b->n_outputs && !strcmp(a->outputs[0].path, b->outputs[0].path) &&
+	       !strcmp(a->events, b->events);
+}
+
+/* The table `profviz help variables` and the man page print is the
+ * variables the parser reads, and the default each states is the one it
+ * uses. */
+static void check_documented_variables(void)
+{
+	struct pv_config unset;
+	n_asked = 0;
+	pv_config_load(&unset, recording_getenv, 0);
+	unsigned undocumented = 0, unread = 0;
+	for (unsigned i = 0; i < n_asked; i++)
+		if (!documented(asked[i]) && ++undocumented)
+			printf("#   %s is read but not in pv_variables\n", asked[i]);
+	for (unsigned i = 0; i < pv_n_variables; i++)
+		if (!was_asked(pv_variables[i].name) && ++unread)
+			printf("#   %s is in pv_variables but not read\n", pv_variables[i].name);
+	tap_ok(n_asked > 0 && !undocumented, "every variable pv_config_load reads is documented");
+	tap_ok(!unread, "every documented variable is one pv_config_load reads");
+	for (unsigned i = 0; i < pv_n_variables; i++) {
+		const struct pv_variable *v = &pv_variables[i];
+		if (strchr(v->fallback, ' ')) /* a default that is no value: PROFVIZ_EVENTS's */
+			continue;
+		load(0, v->name, v->fallback);
+		tap_ok(n_messages == 0 && same_config(&c, &unset),
+		       "%s=%s, its documented default, is what an unset %s gives", v->name,
+		       v->fallback, v->name);
+	}
 }
 
 int main(void)
@@ -213,5 +281,7 @@ int main(void)
 	       "%%p and %%%% expanded");
 	tap_ok(pv_expand_path("%p%p%p%p%p%p%p%p%p%p", 123456789, out, 32) == -1,
 	       "an expansion that does not fit is refused");
+
+	check_documented_variables();
 	return tap_done();
 }

@@ -182,8 +182,8 @@ int main(void)
 	       "JSON: the sampling account, every field");
 	tap_ok(json && strstr(json, "\"kinds\":[\"sampled\",\"count\"]") &&
 		       strstr(json, "\"backends\":[\"sampler\",\"rdpmc\"]") &&
-		       strstr(json, "\"revision\":4,"),
-	       "JSON: revision 4, event 0 sampled by the sampler");
+		       strstr(json, "\"revision\":5,"),
+	       "JSON: revision 5, event 0 sampled by the sampler");
 	free(json);
 
 	pv_report_free(&r);
