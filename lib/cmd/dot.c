@@ -29,7 +29,9 @@ static const char usage[] =
 	"  --self-colour  colour boxes by self share, to find where time is spent\n"
 	"  --event NAME   the graph in another of the run's events (default: its first)\n"
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
-	"FUNC is a function's whole name, or its name without parameters.\n";
+	"FUNC: a function's whole name, its name without parameters, a part of one\n"
+	"function's name only, or a /regex/ (POSIX extended) matching one function;\n"
+	"when it finds none or several, the nearest are listed.\n";
 
 /* What profviz dot was asked. */
 struct dot_options {
