@@ -16,6 +16,7 @@
 #include "output/dotstyle.h"
 
 #define PV_FIND_SHOWN 8 /* candidates listed at most */
+#define PV_FIND_FAR ((size_t)1 << 20) /* nearness of a name that does not hold it */
 
 /* What the user typed, and how it is being tried. */
 struct query {
@@ -24,7 +25,7 @@ struct query {
 	int (*match)(const struct pv_symbol *s, const struct query *q);
 };
 
-/* The length of s's name without its parameters ("ns::f(int) const": 5). */
+/* The length of name without its parameters ("ns::f(int) const": 5). */
 static size_t bare_length(const char *name)
 {
 	return (size_t)(pv_name_params(name) - name);
@@ -84,13 +85,24 @@ static int choose(const struct pv_report *r, const struct query *q, char *chosen
 	return several ? -1 : n;
 }
 
-/* Levenshtein's distance between a and b[0..nb), ignoring case. */
-static size_t distance(const char *a, const char *b, size_t nb)
+/* The most edits a candidate may be from what was typed: a quarter of it,
+ * 2 at least. */
+static size_t edits_allowed(const char *typed)
+{
+	size_t len = strlen(typed);
+	return len / 4 > 2 ? len / 4 : 2;
+}
+
+/* Levenshtein's distance between a and b[0..nb), ignoring case; more than
+ * most when the lengths alone say so (names can be long, and many). */
+static size_t distance(const char *a, const char *b, size_t nb, size_t most)
 {
 	size_t na = strlen(a);
+	if ((na > nb ? na - nb : nb - na) > most)
+		return most + 1;
 	size_t *row = malloc((nb + 1) * sizeof(*row));
 	if (!row)
-		return (size_t)-1;
+		return most + 1;
 	for (size_t j = 0; j <= nb; j++)
 		row[j] = j;
 	for (size_t i = 1; i <= na; i++) {
@@ -115,10 +127,10 @@ static size_t distance(const char *a, const char *b, size_t nb)
  * every name that holds it. */
 static size_t nearness(const char *name, const char *typed)
 {
-	size_t n = bare_length(name), len = strlen(typed);
+	size_t n = bare_length(name), len = strlen(typed), most = edits_allowed(typed);
 	char *whole = strndup(name, n);
 	if (!whole)
-		return (size_t)-1;
+		return PV_FIND_FAR | (most + 1);
 	int holds = strcasestr(whole, typed) != NULL;
 	free(whole);
 	if (holds)
@@ -127,16 +139,16 @@ static size_t nearness(const char *name, const char *typed)
 	for (const char *c = name; c + 1 < name + n; c++)
 		if (c[0] == ':' && c[1] == ':')
 			last = c + 2;
-	size_t d = distance(typed, name, n), dl = distance(typed, last, n - (size_t)(last - name));
-	return (size_t)1 << 20 | (d < dl ? d : dl);
+	size_t d = distance(typed, name, n, most);
+	size_t dl = distance(typed, last, n - (size_t)(last - name), most);
+	return PV_FIND_FAR | (d < dl ? d : dl);
 }
 
-/* A far name is no candidate: more edits than a quarter of what was typed
- * (and more than 2). */
+/* A name is a candidate when it holds what was typed, or is a few edits
+ * from it. */
 static int near_enough(size_t near, const char *typed)
 {
-	size_t edits = near & (((size_t)1 << 20) - 1), len = strlen(typed);
-	return near < (size_t)1 << 20 || edits <= (len / 4 > 2 ? len / 4 : 2);
+	return near < PV_FIND_FAR || (near & (PV_FIND_FAR - 1)) <= edits_allowed(typed);
 }
 
 struct candidate {
