@@ -5,7 +5,7 @@
  *   gcc -O2 -g -finstrument-functions \
  *       -finstrument-functions-exclude-file-list=.h,/usr/include/ wordfreq.c -o wordfreq
  *   LD_PRELOAD=../profviz.so ./wordfreq
- *   xdot prof.dot
+ *   dot -Tsvg prof.dot -o prof.svg
  *
  * Tokenising, hashing, table look-ups and sorting each show up in the graph
  * with their share of the time.

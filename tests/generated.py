@@ -68,3 +68,19 @@ TREE_SOURCE = "\n".join(
 def page_tree():
     """The 700-function tree, for a large page."""
     return _built("vw_many", TREE_SOURCE, flags=h.NO_INLINE)
+
+
+# main calling 100 functions of equal work: each about 1 % of the run,
+# every one over the graph's node threshold, so the cap on boxes decides.
+FAN_N = 100
+FAN_SOURCE = "\n".join(
+    ["#include <stdio.h>", "static volatile unsigned long sink;"] +
+    ["void leaf_%03d(void)\n{\n\tfor (int k = 0; k < 200000; k++)\n\t\tsink += k ^ %d;\n}" % (i, i)
+     for i in range(FAN_N)] +
+    ["int main(void)\n{"] + ["\tleaf_%03d();" % i for i in range(FAN_N)] +
+    ["\tprintf(\"%lu\\n\", sink);\n\treturn 0;\n}"]) + "\n"
+
+
+def wide_fan():
+    """main and its 100 equal callees, for the cap on a graph's boxes."""
+    return _built("wide_fan", FAN_SOURCE, flags=h.NO_INLINE)

@@ -152,6 +152,24 @@ with t.case("inclusive costs and calls (callgrind_annotate --inclusive=yes --tre
            diff({k: arcs.get(k, (0, None))[1]}, {k: want[k][1]}, near=into[k[1]])]
     t.ok(not bad, "every arc's inclusive cost is the JSON's, to the roundings", "\n".join(bad))
 
+with t.case("sources callgrind_annotate can open"):
+    # Built as build systems do: from a directory of its own, the source
+    # named relative to it. Annotated from elsewhere, with no --include.
+    rel = os.path.join(h.BUILD, "cg-relative")
+    subprocess.run(["gcc"] + h.INSTRUMENT + h.NO_INLINE + ["-o", rel, "../progs/cg_main.c",
+                    "../progs/cg_other.c"], cwd=h.PROGS, check=True)
+    rr = h.run([rel, "1"], outputs="rel.json,rel.callgrind", env={"PROFVIZ_TIME": "hooks"})
+    files = {f.get("file") for f in rr.json("rel.json").funcs if f["module"] == rel}
+    t.eq(files, {os.path.join(h.PROGS, "cg_main.c"), os.path.join(h.PROGS, "cg_other.c")},
+         "each function's file is the whole path, from the unit's directory")
+    a = subprocess.run(["callgrind_annotate", "--auto=yes", rr.file("rel.callgrind")],
+                       capture_output=True, text=True, cwd="/")
+    source = open(os.path.join(h.PROGS, "cg_other.c")).read().splitlines()
+    body = [l.strip() for l in source if l.startswith("\t") and len(l.strip()) > 12]
+    t.ok(a.returncode == 0 and "could not be found" not in a.stdout and
+         body and body[0] in a.stdout, "callgrind_annotate --auto=yes annotates both sources",
+         a.stdout[-1500:] + a.stderr)
+
 with t.case("call counts as in callgrind's own file"):
     real = os.path.join(r.workdir, "real.callgrind")
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}

@@ -285,6 +285,47 @@ with t.case("dot --root --depth"):
          "--depth: the raw figures are the whole subtree's, cut or not",
          "%s / %s" % (raw_run and raw_run.group(1), raw_alpha and raw_alpha.group(1)))
 
+with t.case("names a user can type"):
+    whole = profviz("dot", "-n", "0", "-e", "0", "--focus", "shared", PROF).stdout
+    r = profviz("dot", "-n", "0", "-e", "0", "--focus", "hare", PROF)
+    t.ok(r.returncode == 0 and nodes(r.stdout) == nodes(whole) and
+         "focused on shared" in r.stdout, "--focus: a part of one function's name is that one",
+         r.stderr)
+    r = profviz("dot", "-n", "0", "-e", "0", "--root", "/^be/", PROF)
+    t.ok(r.returncode == 0 and sorted(nodes(r.stdout)) == ["beta", "rec", "shared", "spin", "work"],
+         "--root: a /regex/ matching one function", r.stderr)
+    rep = profviz("report", "--exact", "--top", "0", "--root", "/t.$/", PROF)
+    t.ok(rep.returncode == 0 and "below beta" in rep.stdout,
+         "report --root takes a /regex/ too", rep.stderr)
+
+    def refused(r, first, listed, what, nearest_only=False):
+        """Exit 2, a first line naming the file and saying why, then the
+        candidates listed, one a line (name, then where it is), in order
+        (nearest_only: those listed come first)."""
+        lines = r.stderr.splitlines()
+        names = [l.split()[0] for l in lines[1:]]
+        if nearest_only:
+            names = names[:len(listed)]
+        t.ok(r.returncode == 2 and lines and lines[0].startswith("profviz: " + PROF + ": ") and
+             first in lines[0] and names == listed and r.stdout == "", what, r.stderr)
+    refused(profviz("dot", "--focus", "/^(alpha|beta)$/", PROF), "matches several functions",
+            ["alpha", "beta"] if funcs["alpha"]["total"][0] >= funcs["beta"]["total"][0]
+            else ["beta", "alpha"], "a /regex/ matching two: both listed, the hotter first")
+    # "e" is in beta, shared, leaf and work: the shortest names first.
+    holding = sorted((n for n in funcs if "e" in n), key=lambda n: (len(n), -funcs[n]["total"][0]))
+    refused(profviz("dot", "--root", "e", PROF), "'e' is part of several functions", holding,
+            "a part of several names: each listed, the nearest (shortest) first")
+    refused(profviz("report", "--focus", "shraed", PROF), "no function 'shraed' in the profile; "
+            "the nearest:", ["shared"], "a misspelt name: refused, the nearest named")
+    refused(profviz("dot", "--focus", "SPIN", PROF), "no function 'SPIN'", ["spin"],
+            "a name in other case: refused, that function named first", nearest_only=True)
+    refused(profviz("report", "--root", "alhpa", PROF), "the nearest:", ["alpha"],
+            "report --root: the same")
+    one_line_naming(profviz("dot", "--focus", "/[/", PROF), PROF,
+                    "a bad /regex/: one line, exit 2")
+    t.ok("not a regular expression" in profviz("dot", "--focus", "/[/", PROF).stderr,
+         "... saying it is not a regular expression")
+
 with t.case("dot --event"):
     r = profviz("dot", "-n", "0", "-e", "0", "--event", "page-faults", two)
     got = nodes(r.stdout)

@@ -29,6 +29,7 @@ BAD = [("PROFVIZ_QUIET", "maybe", "PROFVIZ_QUIET='maybe' is not 0 or 1; using 0"
        ("PROFVIZ_OUTPUT", "prof.pdf", "PROFVIZ_OUTPUT='prof.pdf': 'prof.pdf' does not end in "
         ".dot, .json, .folded, .pb.gz, .callgrind or .speedscope.json; writing prof.dot"),
        ("PROFVIZ_DISABLE", "true", "PROFVIZ_DISABLE='true' is not 0 or 1; using 0"),
+       ("PROFVIZ_NODES", "all", "PROFVIZ_NODES='all' is not a number of boxes from 0 to "),
        ("PROFVIZ_DEBUG", "4", "PROFVIZ_DEBUG='4' is not a debug level from 0 to 3; using 0")]
 for name, value, message in BAD:
     with t.case(name + "=" + value[:20]):

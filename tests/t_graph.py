@@ -9,6 +9,7 @@ import json
 import os
 import re
 import subprocess
+import generated
 import harness as h
 
 # The subject is the graph's drawing, on short runs whose every arc has a cost: times read by the hooks.
@@ -86,8 +87,37 @@ with t.case("source paths normalised"):
                     "../progs/./hotchain.c"], cwd=h.PROGS, check=True)
     p = h.run([odd, "1000"]).json()
     f = (p.func("hot_inner") or {}).get("file", "")
-    # As the compiler was given it (relative to its directory), cleaned.
-    t.eq(f, "../progs/hotchain.c", "the file as one clean path")
+    # Joined to the directory the compiler ran in, and cleaned: a reader
+    # opened elsewhere finds it.
+    t.eq(f, os.path.join(h.PROGS, "hotchain.c"), "the file as one clean, whole path")
     dot = open(h.run([odd, "1000"]).file("prof.dot")).read()
     t.ok("/../" not in dot and "/./" not in dot, "no '..' or '.' left in the graph's tooltips")
+
+with t.case("one cap, one rule: the runtime's graph, profviz dot's and the page's"):
+    # 101 functions over the node threshold: the cap decides, and it must
+    # decide alike in all three. In CPU time, so that a time slice given to
+    # another process cannot push a function under the threshold.
+    r = h.run([generated.wide_fan()], env={"PROFVIZ_EVENTS": "task-clock"})
+    prof = r.file("prof.json")
+    box_names = lambda text: sorted(re.findall(r'^  f\d+ \[label="([^"\\]*?)\\n', text, re.M))
+    at_exit = box_names(open(r.file("prof.dot")).read())
+    again = h.command("dot", prof)
+    page = r.file("prof.html")
+    made = h.command("html", "-o", page, prof)
+    svg = open(page, encoding="utf-8").read() if made.returncode == 0 else ""
+    laid = sorted(re.findall(r'<title>f\d+</title>\s*<g id="a_node\d+"><a[^>]*>\s*(?:<[^>]+>\s*)+?'
+                             r'<text[^>]*>([^<]*)</text>', svg))
+    over = sum(f["total"][0] >= 0.005 * r.json().run_total() for f in r.json().funcs)
+    cap = re.search(r"only the (\d+) hottest functions shown: (\d+) more", again.stdout)
+    t.ok(cap and int(cap.group(1)) == len(at_exit) and int(cap.group(2)) == over - len(at_exit),
+         "the default cap: %s boxes drawn of the %d over the threshold, the rest said"
+         % (cap and cap.group(1), over), again.stdout[-600:])
+    t.eq(box_names(again.stdout), at_exit, "profviz dot draws the runtime's boxes")
+    t.eq(laid, at_exit, "profviz html lays out the same boxes", made.stderr)
+    converted = r.file("again.dot")
+    h.command("convert", prof, converted)
+    t.eq(box_names(open(converted).read()), at_exit, "so does profviz convert's .dot")
+    t.ok(len(at_exit) < over, "... fewer than the functions over the threshold (%d of %d)"
+         % (len(at_exit), over))
+
 t.done()

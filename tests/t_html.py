@@ -261,6 +261,8 @@ with t.case("browser"):
     t.ok((sp.get("doubt") or "").startswith("a short run: 924 samples (under 1000)"),
          "sampled page: a short run's bar says its times are uncertain", sp.get("doubt"))
     t.eq(sp.get("dashed"), sorted(sampled.FEW), "sampled page: exactly the few-samples boxes dashed")
+    t.ok("<blocked: nanosleep>" in sp.get("labels", []),
+         "sampled page: a wait's box shows its name, '<blocked: nanosleep>'", sp.get("labels"))
     st = sp.get("table") or {}
     t.ok("Samples" in st.get("heads", []) and
          "Samples" not in [h.split(" ")[0] for h in seen.get("hotHeads", [])],

@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: MIT
 """The README's quick start: the flags it gives for each compiler are the
 ones `make demo` builds with, and they do what the README says: the
-program's own functions are profiled, a header's inlined helper is not."""
+program's own functions are profiled, a header's inlined helper is not.
+What it and the demo name first to look at the graph is there after `make
+demo` on a fresh machine."""
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import harness as h
 
@@ -36,6 +39,26 @@ with t.case("make demo builds with them"):
     compiler = "clang" if "clang" in used[0] else "gcc"
     want = clang_flags if compiler == "clang" else gcc_flags
     t.eq([f for f in want if f not in used], [], "the demo (%s) uses the README's flags" % compiler)
+
+with t.case("what to look at the graph with"):
+    deps = open(os.path.join(h.ROOT, ".ci", "install-deps.sh")).read()
+    packages = deps.split('PKGS="', 1)[1].split('"', 1)[0].split()
+
+    def installed_by_deps(command):
+        """The Debian package command comes from, if make deps installs it."""
+        path = shutil.which(command)
+        owner = path and subprocess.run(["dpkg-query", "-S", path], capture_output=True,
+                                         text=True).stdout.split(":")[0]
+        return owner if owner in packages else None
+    after = block.split("LD_PRELOAD=./profviz.so ./prog\n", 1)[1].splitlines()[0]
+    viewer = after.split()[0]
+    t.ok(installed_by_deps(viewer), "README: the first viewer named, %r, is installed by make "
+         "deps" % viewer, after)
+    demo = open(os.path.join(h.ROOT, "examples", "Makefile")).read()
+    said = re.search(r'@echo "wrote ([^:]*):" \\\n\s*"open (\S+)', demo)
+    made = said and [w.strip(",") for w in said.group(1).split() if w.startswith("prof.")]
+    t.ok(said and said.group(2) in made, "make demo: the first thing it says to open is a file "
+         "it wrote (%s)" % (said and said.group(2)), demo)
 
 for compiler, flags in (("gcc", gcc_flags), ("clang", clang_flags)):
     with t.case(compiler):

@@ -120,8 +120,9 @@ with t.case("speedtest1 --size " + SIZE):
     # Thresholds low enough to draw some arcs that were nested for part of
     # their calls only: SQLite's expression walkers recurse through them.
     # Arcs of 0.01 % of a run this short have no samples: the times the
-    # hooks read give every one its cost.
-    r = h.run([exe] + ARGS, env={"PROFVIZ_NODE_THRESHOLD": "0.03",
+    # hooks read give every one its cost. Every box over the threshold
+    # drawn: no cap.
+    r = h.run([exe] + ARGS, env={"PROFVIZ_NODE_THRESHOLD": "0.03", "PROFVIZ_NODES": "0",
                                  "PROFVIZ_EDGE_THRESHOLD": "0.01", "PROFVIZ_TIME": "hooks"})
     plain = h.run([exe] + ARGS, preload=False)
     t.eq(r.rc, 0, "speedtest1 runs to its end under the preload")
@@ -183,7 +184,7 @@ with t.case("an event most arcs cost nothing of"):
     # drawn, and must be drawn as ordinary arcs.
     args = ["--size", "1", "--memdb", "--verify"]
     r = h.run([exe] + args, env={"PROFVIZ_EVENTS": "page-faults", "PROFVIZ_EDGE_THRESHOLD": "0",
-                                 "PROFVIZ_NODE_THRESHOLD": "1"})
+                                 "PROFVIZ_NODE_THRESHOLD": "1", "PROFVIZ_NODES": "0"})
     t.eq(r.rc, 0, "speedtest1 runs to its end")
     p = r.json()
     if p.data["events"] != ["page-faults"]:

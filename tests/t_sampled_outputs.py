@@ -225,6 +225,8 @@ with t.case("pprof"):
     rc, out, err = pprof("-top", "-nodefraction=0", "-unit=ms", pb)
     t.eq((rc, err.strip()), (0, ""), "go tool pprof -top reads it, silently")
     t.ok("\nType: cpu\n" in out, "pprof reads the sampled time as cpu", out[:600])
+    t.ok("Duration:" not in out and not re.search(r"Total samples = .*%", out),
+         "... with no share of a duration, which would read as the CPU used", out[:600])
     t.ok(re.search(r"^\s+1200ms\s+\S+%\s+\S+%\s+1800ms\s+\S+%\s+compute$", out, re.M),
          "compute: 1200 ms flat, 1800 ms cum, as the JSON has it", out)
     t.ok("a share of 10% is good to " + precision(LONG) in out,

@@ -5,7 +5,9 @@ contended lock, a sleep, a join) spends that time in a node of its own,
 "<blocked: NAME>", under the function that waited, whose self is then its
 own work. An uncontended lock is not a wait. A process that runs no
 instrumented code writes nothing, waits or not."""
+import html
 import os
+import re
 import harness as h
 
 t = h.Tap()
@@ -62,6 +64,26 @@ with t.case("per thread"):
     t.ok("threads, summed in this graph:" in dot and
          all("thread %d: " % x["tid"] in dot for x in threads),
          "the graph's label names each thread, with its wall and CPU time")
+
+with t.case("the waits' names in the graphs"):
+    # Every graph shows a wait's box by its whole name: the runtime's
+    # prof.dot, profviz dot, and the page's SVG (laid out from the same
+    # writer's graph), every box drawn.
+    r = h.run([prog], env={"PROFVIZ_NODE_THRESHOLD": "0", "PROFVIZ_EDGE_THRESHOLD": "0"})
+    waits = sorted(f["name"] for f in r.json().funcs if f["name"].startswith("<blocked: "))
+    box_names = lambda text: set(re.findall(r'^  f\d+ \[label="([^"\\]*)', text, re.M))
+    t.ok(waits and set(waits) <= box_names(open(r.file("prof.dot")).read()),
+         "prof.dot: each wait's box named as in the JSON",
+         (waits, sorted(box_names(open(r.file("prof.dot")).read()))))
+    d = h.command("dot", "-n", "0", "-e", "0", r.file("prof.json"))
+    t.ok(d.returncode == 0 and waits and set(waits) <= box_names(d.stdout),
+         "profviz dot: the same names", (sorted(box_names(d.stdout)), d.stderr))
+    page = r.file("prof.html")
+    made = h.command("html", "-n", "0", "-e", "0", "-o", page, r.file("prof.json"))
+    svg = open(page, encoding="utf-8").read() if made.returncode == 0 else ""
+    texts = set(html.unescape(x) for x in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    t.ok(waits and set(waits) <= texts, "profviz html: the graph's boxes say them too",
+         (made.stderr, sorted(texts)))
 
 with t.case("no instrumented code"):
     r = h.run(["sleep", "0.01"])

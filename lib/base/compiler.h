@@ -15,4 +15,8 @@
 
 #define PV_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A macro's value as a string literal: PV_TEXT(PV_DEFAULT_MAX_NODES) is "20". */
+#define PV_STRINGIFY(x) #x
+#define PV_TEXT(x) PV_STRINGIFY(x)
+
 #endif /* PV_COMPILER_H */

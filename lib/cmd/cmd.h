@@ -49,9 +49,6 @@ void pv_help_overview(FILE *out);
  * printed; or trouble, said on stderr. */
 enum pv_parsed { PV_PARSED, PV_HELPED, PV_BAD_USAGE };
 
-/* A graph's boxes at most, by default: the hottest this many (as pprof's). */
-#define PV_DEFAULT_NODES 80
-
 /* Exit status for trouble: a bad file or usage, a file that could not be
  * written (as grep's and diff's 2); 0 otherwise. */
 #define PV_EXIT_TROUBLE 2

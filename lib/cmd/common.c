@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* common.c — what every sub-command does alike: read its numbers, name a
- * function, write a file. */
+/* common.c — what every sub-command does alike: read its numbers, write a
+ * file, put another event first. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "output/dotstyle.h"
 #include "output/file.h"
 
 int pv_arg_percent(const char *option, const char *value, double *out)
@@ -40,75 +39,6 @@ int pv_arg_count(const char *option, const char *value, unsigned long *out)
 	}
 	*out = v;
 	return 0;
-}
-
-/* full without its parameters is name: "ns::f(int) const" for "ns::f". */
-static int matches_bare(const char *full, const char *name)
-{
-	size_t n = (size_t)(pv_name_params(full) - full);
-	return strlen(name) == n && !strncmp(full, name, n);
-}
-
-/* Copies of one header function share name, module, file and line; without
- * a file, two functions of a name cannot be told to be one. */
-static int same_definition(const struct pv_rfunc *a, const struct pv_rfunc *b)
-{
-	return !strcmp(a->sym.name, b->sym.name) && !strcmp(a->sym.module, b->sym.module) &&
-	       a->sym.file && b->sym.file && !strcmp(a->sym.file, b->sym.file) &&
-	       a->sym.line == b->sym.line;
-}
-
-/* Mark in chosen the functions match() takes for name: how many, 0 for none,
- * -1 when they are not all one definition. */
-static int choose(const struct pv_report *r, const char *name, char *chosen,
-		  int (*match)(const char *full, const char *name))
-{
-	int n = 0, first = -1;
-	for (unsigned i = 0; i < r->n_funcs; i++) {
-		if (!match(r->funcs[i].sym.name, name))
-			continue;
-		if (first < 0)
-			first = (int)i;
-		else if (!same_definition(&r->funcs[first], &r->funcs[i]))
-			return -1;
-		chosen[i] = 1;
-		n++;
-	}
-	return n;
-}
-
-static int exactly(const char *full, const char *name)
-{
-	return !strcmp(full, name);
-}
-
-int pv_find_functions(const struct pv_report *r, const char *name, const char *path,
-		      char *chosen)
-{
-	int (*const matchers[])(const char *, const char *) = { exactly, matches_bare };
-	for (int m = 0; m < 2; m++) {
-		memset(chosen, 0, r->n_funcs);
-		int n = choose(r, name, chosen, matchers[m]);
-		if (n > 0)
-			return n;
-		if (n == 0)
-			continue;
-		fprintf(stderr, "profviz: %s: '%s' names several functions; give one of:\n", path,
-			name);
-		for (unsigned i = 0; i < r->n_funcs; i++) {
-			const struct pv_symbol *s = &r->funcs[i].sym;
-			if (!matchers[m](s->name, name))
-				continue;
-			if (s->file)
-				fprintf(stderr, "  %s  (%s:%d)\n", s->name, s->file, s->line);
-			else
-				fprintf(stderr, "  %s  (at %p in %s)\n", s->name, r->funcs[i].fn,
-					s->module);
-		}
-		return -1;
-	}
-	fprintf(stderr, "profviz: %s: no function '%s' in the profile\n", path, name);
-	return -1;
 }
 
 const char *pv_heat(int colour, double pct)

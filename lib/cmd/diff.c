@@ -33,7 +33,8 @@ static const char usage[] =
 	"                          shares move rather than the whole run's change\n"
 	"  -n, --node-threshold P  hide functions under P% in both runs (default 0.5)\n"
 	"  -e, --edge-threshold P  hide arcs under P% in both runs (default 0.1)\n"
-	"  --nodes N               at most the N largest functions (default 80; 0: all)\n"
+	"  --nodes N               at most the N largest functions (default "
+	PV_TEXT(PV_DEFAULT_MAX_NODES) "; 0: all)\n"
 	"  -o OUT.dot              write the graph there (atomically)\n"
 	"  --report                the table of the largest changes\n"
 	"  --top N                 rows of the table (default 25; 0: all)\n"
@@ -66,7 +67,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct diff_options *
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	unsigned long max_nodes = PV_DEFAULT_NODES, top = 25;
+	unsigned long max_nodes = PV_DEFAULT_MAX_NODES, top = 25;
 	*o = (struct diff_options){ .limits = { .node_min = PV_DEFAULT_NODE_THRESHOLD,
 						.edge_min = PV_DEFAULT_EDGE_THRESHOLD } };
 	int opt;

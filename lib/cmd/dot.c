@@ -24,11 +24,14 @@ static const char usage[] =
 	"                 through it; shares are of FUNC's total\n"
 	"  --root FUNC    FUNC and what runs below it; shares are of FUNC's total\n"
 	"  --depth N      N levels of callees below FUNC (or below the program's roots)\n"
-	"  --nodes N      at most the N hottest functions (default 80; 0: no cap)\n"
+	"  --nodes N      at most the N hottest functions (default "
+	PV_TEXT(PV_DEFAULT_MAX_NODES) "; 0: no cap)\n"
 	"  --self-colour  colour boxes by self share, to find where time is spent\n"
 	"  --event NAME   the graph in another of the run's events (default: its first)\n"
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
-	"FUNC is a function's whole name, or its name without parameters.\n";
+	"FUNC: a function's whole name, its name without parameters, a part of one\n"
+	"function's name only, or a /regex/ (POSIX extended) matching one function;\n"
+	"when it finds none or several, the nearest are listed.\n";
 
 void pv_help_dot(FILE *out)
 {
@@ -61,7 +64,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct dot_options *o
 	};
 	*o = (struct dot_options){ .node = PV_DEFAULT_NODE_THRESHOLD,
 				   .edge = PV_DEFAULT_EDGE_THRESHOLD,
-				   .nodes = PV_DEFAULT_NODES };
+				   .nodes = PV_DEFAULT_MAX_NODES };
 	int opt;
 	while ((opt = getopt_long(argc, argv, "n:e:o:h", longs, NULL)) != -1) {
 		int bad = 0;

@@ -40,7 +40,8 @@ static const char usage[] =
 	"hot path), search, a table of every function, and an icicle of the call paths.\n"
 	"  -n, --node-threshold P  graph: hide functions under P% of the run (default 0.5)\n"
 	"  -e, --edge-threshold P  graph: hide arcs under P% of the run (default 0.1)\n"
-	"  --nodes N      graph: at most the N hottest functions (default 80; 0: no cap)\n"
+	"  --nodes N      graph: at most the N hottest functions (default "
+	PV_TEXT(PV_DEFAULT_MAX_NODES) "; 0: no cap)\n"
 	"  -o OUT.html    the page (written atomically)\n"
 	"The graph is laid out by graphviz's dot, which must be on PATH.\n";
 
@@ -299,7 +300,7 @@ int pv_cmd_html(int argc, char **argv)
 		{ 0 }
 	};
 	double node = PV_DEFAULT_NODE_THRESHOLD, edge = PV_DEFAULT_EDGE_THRESHOLD;
-	unsigned long nodes = PV_DEFAULT_NODES;
+	unsigned long nodes = PV_DEFAULT_MAX_NODES;
 	const char *output = NULL;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "n:e:o:h", longs, NULL)) != -1) {

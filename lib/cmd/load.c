@@ -457,6 +457,7 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 	read_processes(rd, root, l);
 	r->node_threshold = PV_DEFAULT_NODE_THRESHOLD; /* as the runtime's graph */
 	r->edge_threshold = PV_DEFAULT_EDGE_THRESHOLD;
+	r->max_nodes = PV_DEFAULT_MAX_NODES;
 }
 
 /* root (consumed) into l; err: how jansson failed, when root is NULL. */

@@ -306,6 +306,7 @@ static void merge_run(struct merged *m, const struct pv_report *in, int first)
 		r->compensated = in->compensated;
 		r->node_threshold = in->node_threshold;
 		r->edge_threshold = in->edge_threshold;
+		r->max_nodes = in->max_nodes;
 	}
 	if (in->compensated != r->compensated)
 		m->mixed_compensation = 1;

@@ -38,7 +38,10 @@ static const char usage[] =
 	"  --root FUNC   FUNC and what runs below it; shares are of FUNC's total\n"
 	"  --lines FUNC  where inside FUNC its time went: its hottest source lines,\n"
 	"                each with its share of the samples in FUNC's code\n"
-	"  --color WHEN  auto (default: on a terminal), always or never\n";
+	"  --color WHEN  auto (default: on a terminal), always or never\n"
+	"FUNC: a function's whole name, its name without parameters, a part of one\n"
+	"function's name only, or a /regex/ (POSIX extended) matching one function;\n"
+	"when it finds none or several, the nearest are listed.\n";
 
 void pv_help_report(FILE *out)
 {

@@ -95,8 +95,8 @@ struct pv_report {
 	uint64_t lost_records; /* arcs and paths left out: their functions were lost */
 	double wall_seconds;
 	double node_threshold, edge_threshold; /* percent */
+	unsigned max_nodes;  /* a graph's boxes: the hottest this many at most (0: all) */
 	/* How a graph shows it (0 each for the runtime's own): */
-	unsigned max_nodes;  /* the hottest this many at most, said in the caption */
 	int colour_by_self;  /* boxes coloured by self share, not total */
 	const char *view;    /* a caption line saying what part this is, or NULL */
 	const char *view_options; /* what profviz report takes to show the same, or NULL */

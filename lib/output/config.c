@@ -190,6 +190,8 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 	c->edge_threshold = parse_percent("PROFVIZ_EDGE_THRESHOLD",
 					  get("PROFVIZ_EDGE_THRESHOLD"),
 					  PV_DEFAULT_EDGE_THRESHOLD);
+	c->max_nodes = parse_whole("PROFVIZ_NODES", get("PROFVIZ_NODES"), UINT_MAX,
+				   "a number of boxes", PV_DEFAULT_MAX_NODES);
 	/* PROFVIZ_TIME: sampled, or read per call by the hooks. */
 	c->time_from_hooks = parse_either("PROFVIZ_TIME", get("PROFVIZ_TIME"), "sampled", "hooks");
 	c->rate_hz = parse_rate(get("PROFVIZ_RATE"));

@@ -236,7 +236,7 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 		100 * share(sel->hidden_self, r->run_total[0]), sel->hidden_arcs);
 	if (sel->capped)
 		fprintf(out, "only the %u hottest functions shown: %u more are above the "
-			"threshold\\l", r->max_nodes, sel->capped);
+			"threshold; PROFVIZ_NODES=N or --nodes N shows more\\l", r->max_nodes, sel->capped);
 	if (r->colour_by_self)
 		fputs("boxes coloured by self share\\l", out);
 	if (r->view) {

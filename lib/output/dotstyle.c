@@ -105,9 +105,16 @@ const char *pv_name_params(const char *name)
 }
 
 /* name without its parameters and with template arguments elided, into out
- * (room for 3 * strlen(name) + 1 bytes: "<>" becomes "<...>"). */
+ * (room for 3 * strlen(name) + 1 bytes: "<>" becomes "<...>"). A name that
+ * starts with '<' is one of the runtime's own ("<blocked: pthread_cond_wait>",
+ * "<signal SIGALRM>"), shown whole: a C++ name never starts with one, its
+ * template arguments follow a name. */
 static void short_name(const char *name, char *out)
 {
+	if (name[0] == '<') {
+		strcpy(out, name);
+		return;
+	}
 	const char *end = pv_name_params(name);
 	size_t len = 0;
 	int depth = 0;

@@ -13,7 +13,10 @@
  * mapping marked as already symbolized, so pprof never looks for the
  * binaries. Sampled time reads as pprof's own CPU profiles do: its type is
  * cpu/nanoseconds, a samples/count type follows the events, and the period
- * is the sampler's.
+ * is the sampler's. No duration: pprof would print the total's ratio to it,
+ * which its users read as the CPU the process used, and profviz's time is
+ * not that (waits measured in, profviz's own looks left out, threads
+ * summed); the first comment says the wall time instead.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +35,6 @@ enum {
 	PROFILE_LOCATION = 4,
 	PROFILE_FUNCTION = 5,
 	PROFILE_STRING_TABLE = 6,
-	PROFILE_DURATION_NANOS = 10,
 	PROFILE_PERIOD_TYPE = 11,
 	PROFILE_PERIOD = 12,
 	PROFILE_COMMENT = 13,
@@ -240,8 +242,9 @@ static void write_functions(struct pv_pb *b, const struct pv_report *r, struct s
 static void write_comments(struct pv_pb *b, const struct pv_report *r, struct strings *s,
 			   char *text)
 {
-	snprintf(text, PV_PPROF_RUN_MAX, "profviz: %s, pid %d", r->program ? r->program : "?",
-		 r->pid);
+	snprintf(text, PV_PPROF_RUN_MAX, "profviz: %s, pid %d: %.3f s wall, %llu thread%s",
+		 r->program ? r->program : "?", r->pid, r->wall_seconds,
+		 (unsigned long long)r->threads, r->threads == 1 ? "" : "s");
 	pv_pb_uint(b, PROFILE_COMMENT, intern(s, text));
 	char *sampling = text + PV_PPROF_RUN_MAX; /* interned: it must outlive the call */
 	if (pv_sampling_text(r, 0, sampling, PV_PPROF_SAMPLING_MAX)) {
@@ -336,8 +339,6 @@ int pv_write_pprof(FILE *out, const struct pv_report *r)
 	}
 	if (r->nev)
 		pv_pb_uint(&b, PROFILE_DEFAULT_SAMPLE_TYPE, intern(&s, type_name(r, 0)));
-	pv_pb_uint_opt(&b, PROFILE_DURATION_NANOS,
-		       r->wall_seconds > 0 ? (uint64_t)(r->wall_seconds * 1e9 + 0.5) : 0);
 	write_comments(&b, r, &s, comment);
 	write_samples(&b, r);
 	if (write_mappings(&b, r, &s, mapping_of) < 0)

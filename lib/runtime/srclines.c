@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/srclines.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 
@@ -80,7 +81,7 @@ static struct pv_srclines *index_of(struct pv_srclines **cache, Dwfl_Module *m)
 }
 
 int pv_srclines_find(struct pv_srclines **cache, Dwfl_Module *m, Dwarf_Addr addr,
-		     const char **file, int *line)
+		     const char **file, const char **dir, int *line)
 {
 	struct pv_srclines *idx = index_of(cache, m);
 	if (!idx || !idx->n)
@@ -106,7 +107,9 @@ int pv_srclines_find(struct pv_srclines **cache, Dwfl_Module *m, Dwarf_Addr addr
 		Dwarf_Line *l = dwarf_getsrc_die(&unit, a);
 		const char *name = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
 		if (name && dwarf_lineno(l, line) == 0) {
+			Dwarf_Attribute attr;
 			*file = name;
+			*dir = dwarf_formstring(dwarf_attr(&unit, DW_AT_comp_dir, &attr));
 			return 0;
 		}
 		if (lo - i > 64)

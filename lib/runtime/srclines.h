@@ -14,11 +14,13 @@
 
 struct pv_srclines;
 
-/* The file and line of addr (an address as libdwfl gives them) in m, looked
+/* The file and line of addr (an address as libdwfl gives them) in m, and
+ * the directory its unit was compiled in (NULL if it does not say), looked
  * up through the index kept in *cache (NULL at first, freed with
- * pv_srclines_free). 0, or -1 if there is none. file is owned by libdw. */
+ * pv_srclines_free). 0, or -1 if there is none. file and dir are owned by
+ * libdw. */
 int pv_srclines_find(struct pv_srclines **cache, Dwfl_Module *m, Dwarf_Addr addr,
-		     const char **file, int *line);
+		     const char **file, const char **dir, int *line);
 void pv_srclines_free(struct pv_srclines *cache);
 
 #endif /* PV_SRCLINES_H */

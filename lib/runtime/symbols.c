@@ -3,6 +3,8 @@
 #include "runtime/symbols.h"
 
 #include <dlfcn.h>
+#include <dwarf.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/paths.h"
 #include "runtime/srclines.h"
 #include "runtime/symtab.h"
 
@@ -28,6 +31,7 @@ struct pv_symbolizer {
 	struct gone *gone; /* one per unloaded object */
 	size_t n_gone;
 	struct pv_srclines *srclines; /* units' ranges, for modules without aranges */
+	char path[PATH_MAX]; /* the last source file made a whole path */
 };
 
 static int by_address(const void *a, const void *b)
@@ -318,7 +322,30 @@ static const char *line_at(Dwfl_Module *m, Dwfl_Line *found, Dwarf_Addr a, int *
 	return NULL;
 }
 
-/* The file (owned by libdw) and line of the code at a in m, or NULL. */
+/* The directory a unit was compiled in (owned by libdw), or NULL. */
+static const char *unit_dir(Dwarf_Die *unit)
+{
+	Dwarf_Attribute attr;
+	return unit ? dwarf_formstring(dwarf_attr(unit, DW_AT_comp_dir, &attr)) : NULL;
+}
+
+/* file as a whole path, cleaned: a relative one is the directory's the
+ * compiler ran in ("../src/x.c" from a build directory), so that a reader
+ * run from anywhere opens it (callgrind_annotate, profviz report --lines).
+ * In s->path when made there, else file itself. */
+static const char *whole_path(struct pv_symbolizer *s, const char *file, const char *dir)
+{
+	if (!file || file[0] == '/' || !dir || dir[0] != '/')
+		return file;
+	int n = snprintf(s->path, sizeof(s->path), "%s/%s", dir, file);
+	if (n < 0 || (size_t)n >= sizeof(s->path))
+		return file;
+	pv_path_normalise(s->path);
+	return s->path;
+}
+
+/* The file (owned by libdw or s, until the next look-up) and line of the
+ * code at a in m, or NULL. */
 static const char *source_line(struct pv_symbolizer *s, Dwfl_Module *m, Dwarf_Addr a,
 			       int *lineno)
 {
@@ -326,10 +353,11 @@ static const char *source_line(struct pv_symbolizer *s, Dwfl_Module *m, Dwarf_Ad
 	const char *file = line ? line_at(m, line, a, lineno) : NULL;
 	if (line && !file)
 		file = dwfl_lineinfo(line, NULL, lineno, NULL, NULL, NULL);
+	const char *dir = file ? unit_dir(dwfl_linecu(line)) : NULL;
 	/* No .debug_aranges (clang's default): find the unit by its ranges. */
-	if (!file && pv_srclines_find(&s->srclines, m, a, &file, lineno) < 0)
+	if (!file && pv_srclines_find(&s->srclines, m, a, &file, &dir, lineno) < 0)
 		file = NULL;
-	return file;
+	return whole_path(s, file, dir);
 }
 
 void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *out)

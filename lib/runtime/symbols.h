@@ -29,7 +29,9 @@ void pv_symbols_lookup(struct pv_symbolizer *s, void *addr, struct pv_symbol *ou
  * what is mapped now), or NULL when no symbol holds it. s may be NULL. */
 void *pv_symbols_function(struct pv_symbolizer *s, void *pc);
 
-/* The source file (owned by s) and *line of the code at pc, or NULL. */
+/* The source file (owned by s, until its next look-up: a whole path when
+ * the unit says where it was compiled) and *line of the code at pc, or
+ * NULL. */
 const char *pv_symbols_line(struct pv_symbolizer *s, void *pc, int *line);
 
 /* For a retired key whose object is loaded again at the same place (a

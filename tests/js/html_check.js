@@ -294,6 +294,7 @@ async function panelOf(page, name) {
         dashed: [...document.querySelectorAll("#graph g.node")]
           .filter((g) => g.querySelector("polygon[stroke-dasharray]"))
           .map((g) => g.querySelector("text").textContent),
+        labels: [...document.querySelectorAll("#graph g.node")].map((g) => g.querySelector("text").textContent),
       };
     });
     await sp.screenshot({ path: path.join(cfg.shots, "sampled.png") });

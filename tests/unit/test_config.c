@@ -120,6 +120,8 @@ int main(void)
 		       c.outputs[0].format->write == pv_write_dot,
 	       "default output prof.dot");
 	tap_ok(c.node_threshold == 0.5 && c.edge_threshold == 0.1, "default thresholds");
+	tap_ok(c.max_nodes == PV_DEFAULT_MAX_NODES && c.max_nodes == 20,
+	       "default cap: the graph's 20 hottest boxes (%u)", c.max_nodes);
 	tap_ok(!c.quiet && !c.disabled && c.children, "default flags");
 
 	load(0, "PROFVIZ_OUTPUT", "a.json,b.%p.dot");
@@ -136,6 +138,13 @@ int main(void)
 	tap_ok(c.edge_threshold == 100 && n_messages == 0, "edge threshold with a %% sign");
 	load(0, "PROFVIZ_EDGE_THRESHOLD", "0");
 	tap_ok(c.edge_threshold == 0 && n_messages == 0, "edge threshold 0 allowed");
+	load(0, "PROFVIZ_NODES", "0");
+	tap_ok(c.max_nodes == 0 && n_messages == 0, "PROFVIZ_NODES=0: no cap");
+	load(0, "PROFVIZ_NODES", "80");
+	tap_ok(c.max_nodes == 80 && n_messages == 0, "PROFVIZ_NODES=80");
+	expect_message("PROFVIZ_NODES", "-5",
+		       "profviz: PROFVIZ_NODES='-5' is not a number of boxes from 0 to 4294967295; "
+		       "using 20");
 	load(0, "PROFVIZ_QUIET", "1");
 	tap_ok(c.quiet && n_messages == 0, "quiet set");
 
