@@ -171,13 +171,17 @@ install: profviz profviz.so $(MAN_PAGE)
 	$(INSTALL_DATA) $(MAN_PAGE) '$(DESTDIR)$(MANDIR)/man1/profviz.1'
 	$(INSTALL_DATA) lib/cmd/profviz.bash '$(DESTDIR)$(BASHCOMPDIR)/profviz'
 
-# The files, and the runtime's own directory; directories others may share
-# (bin, man1, ...) stay, as automake's uninstall leaves them.
+# The files, then each directory install made that is empty now, up to the
+# prefix (not the prefix itself): a prefix of profviz's own is left empty,
+# a shared one (/usr/local) keeps every directory with something else in it.
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/profviz' '$(DESTDIR)$(RUNTIME_DIR)/profviz.so' \
 		'$(DESTDIR)$(INCLUDEDIR)/profviz.h' '$(DESTDIR)$(MANDIR)/man1/profviz.1' \
 		'$(DESTDIR)$(BASHCOMPDIR)/profviz'
-	if [ -d '$(DESTDIR)$(RUNTIME_DIR)' ]; then rmdir '$(DESTDIR)$(RUNTIME_DIR)'; fi
+	for d in '$(BINDIR)' '$(RUNTIME_DIR)' '$(INCLUDEDIR)' '$(MANDIR)/man1' '$(BASHCOMPDIR)'; do \
+		while [ "$$d" != '$(PREFIX)' ] && [ "$${d#$(PREFIX)/}" != "$$d" ] && \
+		      rmdir '$(DESTDIR)'"$$d" 2>/dev/null; do d=$${d%/*}; done; \
+	done
 
 # flavour(NAME): objects of any source under build/NAME (with their header
 # dependencies), build/NAME/libLAYER.a, and the unit tests. build/NAME/cflags

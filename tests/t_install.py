@@ -150,6 +150,8 @@ complete_line profviz help v
 r = make("uninstall")
 t.ok(r.returncode == 0, "make uninstall with the same variables", r.stdout + r.stderr)
 t.eq(files_under(STAGE), [], "no file is left under the prefix")
+t.eq(sorted(os.listdir(ROOT)) if os.path.isdir(ROOT) else [], [],
+     "nor a directory: the prefix, profviz's own, is left empty")
 t.ok(not os.path.exists(os.path.dirname(RUNTIME)), "the runtime's own directory is gone too")
 shutil.rmtree(tmp, ignore_errors=True)
 t.done()

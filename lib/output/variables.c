@@ -41,6 +41,8 @@ const struct pv_variable pv_variables[] = {
 	{ "PROFVIZ_EDGE_THRESHOLD",
 	  "a percentage from 0 to 100: the graph hides arcs under it",
 	  NUMBER(PV_DEFAULT_EDGE_THRESHOLD) },
+	{ "PROFVIZ_NODES", "a whole number: the graph draws at most this many boxes; 0: no cap",
+	  NUMBER(PV_DEFAULT_MAX_NODES) },
 	{ "PROFVIZ_QUIET", "0, or 1: no start-up line", "0" },
 	{ "PROFVIZ_DISABLE", "0, or 1: the hooks do nothing, nothing is written", "0" },
 	{ "PROFVIZ_CHILDREN", "1, or 0: forked children do not profile", "1" },
