@@ -195,18 +195,19 @@ PV.graph = {
     this.setBox({ x: c.x - b.w / 2, y: c.y - b.h / 2, w: b.w, h: b.h });
   },
 
-  /* The hot path's arcs (null: off): edges and boxes marked, the rest dimmed. */
-  hot(arcs) {
+  /* The hot path's steps (null: off), each a caller and a callee: their
+   * edges and boxes marked, the rest dimmed. */
+  hot(steps) {
     const m = this.m, nodes = [], edges = [];
-    for (const a of arcs || []) {
+    for (const a of steps || []) {
       const from = a.caller === null ? "root" : PV.keyOf(m, a.caller), to = PV.keyOf(m, a.callee);
       if (!from || !to) break; // the graph hides the rest of it
       nodes.push(from, to);
       edges.push(from + "->" + to);
     }
-    this.svg.classList.toggle("hotpath", !!arcs);
+    this.svg.classList.toggle("hotpath", !!steps);
     this.mark("hot", nodes, edges);
-    if (arcs && nodes.some((k) => !this.inView(k))) this.fitTo(nodes);
+    if (steps && nodes.some((k) => !this.inView(k))) this.fitTo(nodes);
   },
 
   /* A box's share of the run in %, from the JSON (an empty run: 100). */

@@ -4,7 +4,9 @@
  * to), each one's callers and callees, the graph box each is drawn in
  * (boxOf: -1 when the graph leaves it out; the dot writer merges the copies
  * of a header's function into one box), each box's and each graph arc's
- * total (what the threshold sliders judge by), and the hot path. When the
+ * total (what the threshold sliders judge by), the calling-context tree
+ * (the JSON's "paths": the roots and each path's children, heaviest
+ * first), and the hot path along it. When the
  * first event is sampled time, few (the command's PV_FEW_SAMPLES) is the
  * number of samples under which a self is marked uncertain. The arcs'
  * inlined_calls say which calls the compiler inlined into their caller
@@ -43,6 +45,7 @@ PV.model = function (prof, boxOf, few) {
     }
   }
   PV.boxTotals(m);
+  PV.pathTree(m);
   const heavier = (a, b) => b.total[0] - a.total[0];
   m.rootArcs.sort(heavier);
   m.callers.forEach((l) => l.sort(heavier));
@@ -109,15 +112,52 @@ PV.boxTotals = function (m) {
   }
 };
 
-/* From the root, at each step the heaviest arc (by total) to a function
- * not yet on the path, while it costs anything: the arcs, in order. */
+/* The calling-context tree: m.paths (the JSON's, [] before revision 2),
+ * m.pathRoots and m.pathKids[i] (indexes into it), heaviest first. */
+PV.pathTree = function (m) {
+  const paths = m.paths = m.prof.paths || [];
+  m.pathRoots = [];
+  m.pathKids = paths.map(() => []);
+  paths.forEach((p, i) => (p.parent === null ? m.pathRoots : m.pathKids[p.parent]).push(i));
+  const heavier = (a, b) => paths[b].total[0] - paths[a].total[0];
+  m.pathRoots.sort(heavier);
+  m.pathKids.forEach((k) => k.sort(heavier));
+};
+
+/* The hot path: from the root, at each step the heaviest call path below
+ * the last (the calling-context tree) whose function is not on it yet,
+ * while it costs anything. Each step: caller (null: the program) and
+ * callee, and that call path's own total and calls, which are what the
+ * step costs along this path; arc: the JSON's arc, whose total is every
+ * path's through it. A profile without paths (before revision 2) has only
+ * the arcs: the heaviest arc at each step, with its totals. */
 PV.hotPath = function (m) {
+  if (!m.paths.length) return PV.hotArcs(m);
+  const steps = [], seen = new Set();
+  let caller = null, next = m.pathRoots;
+  for (;;) {
+    const i = next.find((k) => !seen.has(m.paths[k].function));
+    const p = i === undefined ? null : m.paths[i];
+    if (!p || !(p.total[0] > 0)) break;
+    const arc = (caller === null ? m.rootArcs : m.callees[caller]).find((a) => a.callee === p.function);
+    steps.push({ caller, callee: p.function, total: p.total, calls: p.calls,
+                 inlined_calls: p.inlined_calls || 0, path: i, arc });
+    seen.add(p.function);
+    caller = p.function;
+    next = m.pathKids[i];
+  }
+  return steps;
+};
+
+/* Without call paths: from the root, at each step the heaviest arc (by
+ * total) to a function not yet on the path, while it costs anything. */
+PV.hotArcs = function (m) {
   const path = [], seen = new Set();
   let next = m.rootArcs;
   for (;;) {
     const a = next.find((x) => !seen.has(x.callee));
     if (!a || !(a.total[0] > 0)) break;
-    path.push(a);
+    path.push(Object.assign({ arc: a }, a));
     seen.add(a.callee);
     next = m.callees[a.callee];
   }

@@ -2,8 +2,8 @@
 // html_check.js — drives a page `profviz html` wrote in Debian's chromium
 // and prints what it saw, as JSON, for tests/t_html.py to judge against
 // the profile. usage: node html_check.js CONFIG.json
-// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, inlined: PAGE, shots: DIR,
-//           nodeAbove: %, arcAbove: % }
+// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, inlined: PAGE,
+//           twoPaths: PAGE, shots: DIR, nodeAbove: %, arcAbove: % }
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -326,6 +326,23 @@ async function panelOf(page, name) {
     await ip.screenshot({ path: path.join(cfg.shots, "inlined-table.png") });
     out.inlined.panel = { kind_of: await panelOf(ip, "kind_of"), sum_kinds: await panelOf(ip, "sum_kinds"),
                           weight: await panelOf(ip, "weight") };
+
+    // the hot path of a function called on two paths: each step's name,
+    // its numbers, what hovering them says, and the arcs marked
+    const tp = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(tp);
+    await loadTimed(tp, cfg.twoPaths);
+    await tp.click("#hot");
+    out.twoPaths = await tp.evaluate(() => {
+      const label = (k) => document.querySelector("#graph g.node[data-key='" + k + "'] text").textContent;
+      const items = [...document.querySelectorAll("#details ol.hot li")];
+      return {
+        panel: items.map((li) => [li.querySelector("a").textContent, li.querySelector("span").textContent]),
+        titles: items.map((li) => li.querySelector("span").title),
+        edges: [...document.querySelectorAll("#graph g.edge.hot")].map((g) => g.dataset.key.split("->").map(label)),
+      };
+    });
+    await tp.screenshot({ path: path.join(cfg.shots, "two-paths-hot.png") });
   } catch (e) {
     out.exception = String(e.stack || e);
   }
