@@ -208,6 +208,22 @@ with t.case("sampled"):
     t.ok(made["few"] == 10 and made["sampling"].startswith("time sampled at 1000 Hz: 924 samples;")
          and made["doubt"].startswith("a short run: 924 samples"),
          "html: the page is made with the few-samples limit, the sampling and the short run", made)
+    # Its wait (200 ms of 1124) apart from the work (924 ms): the page
+    # embeds the profile as it shows it, that view.
+    shown = embedded(open(os.path.join(tmp, "sampled.html"), encoding="utf-8").read(), "profile")
+    wait_in = next(f for f in SAMPLED["functions"] if f["kind"] == "wait")
+    wait_shown = next(f for f in shown["functions"] if f["kind"] == "wait")
+    t.eq((shown["run_total"], shown.get("waited"), wait_shown["total"]),
+         ([924 * sampled.MS, SAMPLED["run_total"][1]], [200 * sampled.MS, 0], wait_in["total"]),
+         "html: the page's profile is the work's, its waits apart (\"waited\"), a wait's own kept")
+    t.eq(h.schema_errors(shown), [], "html: that profile is valid profviz-1")
+    r = profviz("html", "--waits", "in", "-n", "0", "-e", "0", "-o", "sampled_in.html",
+                os.path.join(tmp, "sampled.json"))
+    t.eq(r.returncode, 0, "html --waits in: the page", r.stderr)
+    t.eq(embedded(open(os.path.join(tmp, "sampled_in.html"), encoding="utf-8").read(), "profile"),
+         SAMPLED, "html --waits in: the profile embedded as it was")
+    r = profviz("html", "--waits", "inside", "-o", "bad.html", os.path.join(tmp, "sampled.json"))
+    one_line(r, "html --waits inside: exit 2, one line saying what it takes", "--waits", "'apart' or 'in'")
 
 # Calls the compiler inlined: progs/inlined.c built as is (gcc -O2).
 INLINED_ROUNDS = 200
@@ -325,6 +341,7 @@ side_one_arc = share_of(next(a["total"][0] for a in prof["arcs"]
                              if a["caller"] == ids["main"] and a["callee"] == ids["side_one"]))
 json.dump({"hot": os.path.join(tmp, "hot.html"), "many": os.path.join(tmp, "many.html"),
            "doubt": os.path.join(tmp, "doubt.html"), "sampled": os.path.join(tmp, "sampled.html"),
+           "sampledIn": os.path.join(tmp, "sampled_in.html"),
            "inlined": os.path.join(tmp, "inlined.html"), "inlinedEdge": inl_edge,
            "twoPaths": os.path.join(tmp, "two_paths.html"),
            "shots": shots, "nodeAbove": s3, "arcAbove": side_one_arc}, open(cfg, "w"))
@@ -350,10 +367,25 @@ with t.case("browser"):
     t.eq((seen.get("hotSummary") or {}).get("doubt") is not None, hot_share >= 0.4,
          "browser: the run's own bar, only if the hooks took 40% of it")
     sp = seen.get("sampled") or {}
-    t.ok(sp.get("summary", "").startswith("time 1.124 s") and " \u00b7 924 samples" in sp["summary"]
+    t.ok(sp.get("summary", "").startswith("time 924.000 ms") and " \u00b7 924 samples" in sp["summary"]
          and (sp.get("sampling") or "").startswith("time sampled at 1000 Hz: 924 samples;")
          and "\na share of 10% is good to \u00b1" in sp["sampling"],
-         "sampled page: the bar says the samples, how they were taken on hover", sp)
+         "sampled page: the bar says the work and the samples, how they were taken on hover", sp)
+    t.ok(" \u00b7 waits apart: 17.79% of wall" in sp.get("summary", "") and
+         (sp.get("waits") or "").startswith("Shares are of the work (924.000 ms). Time blocked in "
+                                            "libc's waits (200.000 ms) is apart"),
+         "sampled page: the bar says the waits are apart, 200 ms of the 1124 ms wall", sp.get("waits"))
+    # compute's total is 900 ms: of the work (924 ms) by default, of the
+    # wall with the waits inside (1124 ms); the wait's 200 ms of the wall.
+    t.eq(sorted(r[:2] for r in sp.get("totals", []) if r[0] in ("compute", "<blocked: nanosleep>")),
+         [["<blocked: nanosleep>", "17.79% of wall"], ["compute", "97.40%"]],
+         "sampled page: the table's shares of the work, a wait's of the wall")
+    si = seen.get("sampledIn") or {}
+    t.ok(si.get("summary", "").startswith("time 1.124 s") and not si.get("waits"),
+         "sampled page, --waits in: the bar says the run with its waits, and no waits apart", si)
+    t.eq(sorted(r[:2] for r in si.get("totals", []) if r[0] in ("compute", "<blocked: nanosleep>")),
+         [["<blocked: nanosleep>", "17.79%"], ["compute", "80.07%"]],
+         "sampled page, --waits in: the table's shares of the run with its waits")
     t.ok((sp.get("doubt") or "").startswith("a short run: 924 samples (under 1000)"),
          "sampled page: a short run's bar says its times are uncertain", sp.get("doubt"))
     t.eq(sp.get("dashed"), sorted(sampled.FEW), "sampled page: exactly the few-samples boxes dashed")
@@ -367,7 +399,8 @@ with t.case("browser"):
     pn = sp.get("panel") or {}
     t.ok("samples\t4 ? (self \u00b150%)" in pn.get("rare", "") and
          "samples\t600 (self \u00b14%)" in pn.get("compute", "") and
-         "samples\tnone: its self is blocked time, measured" in pn.get("wait", ""),
+         "samples\tnone: its self is blocked time, measured" in pn.get("wait", "") and
+         "self\t200.000 ms (17.79% of wall)" in pn.get("wait", ""),
          "panel: samples behind the self and what it is good to; '?' when few; a wait's "
          "measured", pn)
 

@@ -70,6 +70,7 @@ PV.icicle = {
       const [kids, x0, d] = stack.pop();
       let x = x0;
       for (const k of kids) {
+        if (PV.isApart(this.m, this.paths[k].function)) continue; // a wait apart: not work
         const w = this.paths[k].total[0] * scale;
         if (w < 0.3) break; // hottest first: the rest are narrower still
         frames.push({ node: k, x, w, d });

@@ -29,8 +29,11 @@ PV.panel = {
     if (!arcs.length) return "<h3>" + title + "</h3><p class=dim>none</p>";
     let h = "<h3>" + title + " (" + arcs.length + ")</h3><table class=arcs><tr><th></th>" +
       "<th class=num title='share of this function\'s total'>share</th><th class=num>total</th><th class=num>calls</th></tr>";
+    // a wait apart below a function's work: its share of the wall
+    const share = (a) => end === "callee" && PV.isApart(m, a.callee) && !PV.isApart(m, a.caller)
+      ? F.pct(a.total[0], m.wall) + " of wall" : F.pct(a.total[0], whole);
     for (const a of arcs)
-      h += "<tr><td>" + this.link(a[end]) + "</td><td class=num>" + F.pct(a.total[0], whole) +
+      h += "<tr><td>" + this.link(a[end]) + "</td><td class=num>" + share(a) +
         "</td><td class=num>" + F.human(a.total[0], m.unit) + "</td><td class=num>" + F.count(a.calls) +
         this.inlined(a) + "</td></tr>";
     return h + "</table>";

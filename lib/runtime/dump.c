@@ -107,6 +107,7 @@ static int dump(int at_exit, int exec_n)
 		.events = events,
 		.node_threshold = pv_config.node_threshold,
 		.edge_threshold = pv_config.edge_threshold,
+		.waits_inside = pv_config.waits_inside,
 	};
 	struct pv_conversion read, conv = { .factor = { 1 }, .running_ratio = { 1 } };
 	pv_counters_conversion(&pv_events, snap.enabled + first, snap.running + first, &read);
