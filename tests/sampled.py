@@ -106,14 +106,20 @@ def profile(scale=1, pid=4242, rate_hz=RATE_HZ):
     }
 
 
-def share_error(prof, share):
+def blocked(prof):
+    """The time blocked in its waits, inside its run."""
+    return sum(f["self"][0] for f in prof["functions"] if f.get("kind") == "wait")
+
+
+def share_error(prof, share, apart=False):
     """What a share of the run is good to (one standard error, a share
     too): share / sqrt(the samples expected behind it), blocked time being
-    measured, not sampled."""
+    measured, not sampled. apart: a share of the work, the waits apart
+    (profviz's default view), where every share stands on samples."""
     run = prof["run_total"][0]
-    blocked = sum(f["self"][0] for f in prof["functions"] if f.get("kind") == "wait")
     n = sum(f["samples"] for f in prof["functions"])
-    return share / (share * run / (run - blocked) * n) ** 0.5
+    sampled_part = 1 if apart else (run - blocked(prof)) / run
+    return share / (share / sampled_part * n) ** 0.5
 
 
 def revision_3(prof):

@@ -42,9 +42,14 @@ def report(path):
 
 
 def hooks_share(d):
+    """The hooks' share of the raw work: the run less its waits, whose self
+    is blocked time, when no hook runs (trust.h)."""
     if not d.get("compensated"):
         return 0.0
-    return 1 - d["run_total"][0] / d["raw_run_total"][0]
+    waits = [f for f in d["functions"] if f.get("kind") == "wait"]
+    work = d["run_total"][0] - sum(f["self"][0] for f in waits)
+    raw = d["raw_run_total"][0] - sum(f.get("raw_self", f["self"])[0] for f in waits)
+    return 1 - work / raw
 
 
 def says_so_iff_share(run, what):

@@ -3,7 +3,9 @@
 """profviz html: the page made from a real profile, driven in Debian's
 chromium (tests/js/html_check.js): no errors, no network, search, focus,
 hot path, table sorting, the icicle's zoom and the threshold sliders, each
-checked against the JSON profile of the same run; a 701-function page;
+checked against the JSON profile of the same run; the hot path of a
+function called on two paths (each step's share along its call path, as
+the JSON's paths have it); a 701-function page;
 the profile embedded intact even when its strings hold "</script>"; a page
 of sampled time (its samples, marks and precision); a page with calls the
 compiler inlined (where they ran, in the table and the panel; the arcs
@@ -206,6 +208,22 @@ with t.case("sampled"):
     t.ok(made["few"] == 10 and made["sampling"].startswith("time sampled at 1000 Hz: 924 samples;")
          and made["doubt"].startswith("a short run: 924 samples"),
          "html: the page is made with the few-samples limit, the sampling and the short run", made)
+    # Its wait (200 ms of 1124) apart from the work (924 ms): the page
+    # embeds the profile as it shows it, that view.
+    shown = embedded(open(os.path.join(tmp, "sampled.html"), encoding="utf-8").read(), "profile")
+    wait_in = next(f for f in SAMPLED["functions"] if f["kind"] == "wait")
+    wait_shown = next(f for f in shown["functions"] if f["kind"] == "wait")
+    t.eq((shown["run_total"], shown.get("waited"), wait_shown["total"]),
+         ([924 * sampled.MS, SAMPLED["run_total"][1]], [200 * sampled.MS, 0], wait_in["total"]),
+         "html: the page's profile is the work's, its waits apart (\"waited\"), a wait's own kept")
+    t.eq(h.schema_errors(shown), [], "html: that profile is valid profviz-1")
+    r = profviz("html", "--waits", "in", "-n", "0", "-e", "0", "-o", "sampled_in.html",
+                os.path.join(tmp, "sampled.json"))
+    t.eq(r.returncode, 0, "html --waits in: the page", r.stderr)
+    t.eq(embedded(open(os.path.join(tmp, "sampled_in.html"), encoding="utf-8").read(), "profile"),
+         SAMPLED, "html --waits in: the profile embedded as it was")
+    r = profviz("html", "--waits", "inside", "-o", "bad.html", os.path.join(tmp, "sampled.json"))
+    one_line(r, "html --waits inside: exit 2, one line saying what it takes", "--waits", "'apart' or 'in'")
 
 # Calls the compiler inlined: progs/inlined.c built as is (gcc -O2).
 INLINED_ROUNDS = 200
@@ -219,6 +237,99 @@ with t.case("inlined"):
     inl_ids = {f["name"]: i for i, f in enumerate(inl_prof["functions"])}
     inl_edge = "f%d->f%d" % (inl_boxes[inl_ids["sum_kinds"]], inl_boxes[inl_ids["kind_of"]])
 
+
+
+def made_profile(rows, program="/opt/made/prog"):
+    """A profile made by hand from its call paths, in ns of a clock read by
+    the hooks: rows of (path from the root as names, self ns, calls), each
+    after its parent. Functions and arcs are summed from the paths (no
+    recursion: every path counts in its function's total), hottest first,
+    as the writer orders them."""
+    names = []
+    for path, _, _ in rows:
+        if path[-1] not in names:
+            names.append(path[-1])
+    total = {}
+    for path, self_ns, _ in rows:
+        for depth in range(1, len(path) + 1):
+            total[path[:depth]] = total.get(path[:depth], 0) + self_ns
+    func = {n: dict(self=0, total=0, calls=0) for n in names}
+    arc = {}
+    for path, self_ns, calls in rows:
+        f = func[path[-1]]
+        f["self"] += self_ns
+        f["total"] += total[path]
+        f["calls"] += calls
+        a = arc.setdefault((path[-2] if len(path) > 1 else None, path[-1]), dict(total=0, calls=0))
+        a["total"] += total[path]
+        a["calls"] += calls
+    order = sorted(names, key=lambda n: (-func[n]["total"], -func[n]["calls"], n))
+    ids = {n: i for i, n in enumerate(order)}
+    run = sum(total[path] for path, _, _ in rows if len(path) == 1)
+    index = {path: i for i, (path, _, _) in enumerate(rows)}
+    return {
+        "format": "profviz-1", "revision": 4, "program": program, "pid": 77,
+        "events": ["tsc"], "backends": ["tsc"], "units": ["ns"], "kinds": ["time"],
+        "running_ratio": [1], "run_total": [run], "compensated": False, "raw_run_total": [run],
+        "threads": 1, "wall_seconds": run / 1e9, "stray_exits": 0, "resyncs": 0,
+        "losses": {"unrecorded_calls": 0, "merge_failures": 0, "lost_records": 0,
+                   "counters_lost": 0, "rekeys_incomplete": 0},
+        "functions": [{"id": ids[n], "name": n, "module": program, "address": "0x%x" % (0x401000 + 64 * i),
+                       "file": "prog.c", "line": 10 * (i + 1), "kind": "plain",
+                       "calls": func[n]["calls"], "samples": 0, "self": [func[n]["self"]],
+                       "total": [func[n]["total"]], "raw_self": [func[n]["self"]],
+                       "raw_total": [func[n]["total"]]} for i, n in enumerate(order)],
+        "per_thread": [],
+        "arcs": sorted(({"caller": None if caller is None else ids[caller], "callee": ids[callee],
+                         "calls": a["calls"], "nested_calls": 0, "total": [a["total"]],
+                         "raw_total": [a["total"]]} for (caller, callee), a in arc.items()),
+                       key=lambda a: -a["total"][0]),
+        "paths": [{"parent": index[path[:-1]] if len(path) > 1 else None, "function": ids[path[-1]],
+                   "calls": calls, "samples": 0, "self": [self_ns], "total": [total[path]],
+                   "raw_self": [self_ns]} for path, self_ns, calls in rows],
+    }
+
+
+def cct_hot_path(prof):
+    """The hot path along the calling-context tree: from the root, the
+    heaviest child path at each step whose function is not on it yet, while
+    it costs anything. [(function name, the path's total, its calls)]."""
+    paths, names = prof["paths"], [f["name"] for f in prof["functions"]]
+    steps, on, parent = [], set(), None
+    while True:
+        kids = sorted((p for p in paths if p["parent"] == parent and p["function"] not in on),
+                      key=lambda p: -p["total"][0])
+        if not kids or kids[0]["total"][0] <= 0:
+            return steps
+        p = kids[0]
+        steps.append((names[p["function"]], p["total"][0], p["calls"]))
+        on.add(p["function"])
+        parent = paths.index(p)
+
+
+# shared is called on two paths: through heavy, where its time is mostly
+# inner_a's, and through light, where it is inner_b's. The arc
+# shared -> inner_b is the heavier over the whole run (50 ms to 43), but
+# along the hot path (main, heavy, shared) inner_a is, with 40 ms of its
+# arc's 43: the panel must follow the path, with each step's share of the
+# run there.
+MS = 1000000
+TWO_PATHS = made_profile([
+    (("main",), 1 * MS, 1),
+    (("main", "heavy"), 1 * MS, 1),
+    (("main", "heavy", "shared"), 10 * MS, 400),
+    (("main", "heavy", "shared", "inner_a"), 40 * MS, 4000),
+    (("main", "heavy", "shared", "inner_b"), 5 * MS, 300),
+    (("main", "light"), 1 * MS, 1),
+    (("main", "light", "shared"), 2 * MS, 100),
+    (("main", "light", "shared", "inner_a"), 3 * MS, 200),
+    (("main", "light", "shared", "inner_b"), 45 * MS, 2700),
+])
+json.dump(TWO_PATHS, open(os.path.join(tmp, "two_paths.json"), "w"))
+with t.case("two paths"):
+    r = profviz("html", "-n", "0", "-e", "0", "-o", "two_paths.html", os.path.join(tmp, "two_paths.json"))
+    t.eq(r.returncode, 0, "html: a page of a function called on two paths", r.stderr)
+
 cfg = os.path.join(tmp, "cfg.json")
 # The sliders go just above side_three's share (hiding its box) and then
 # above main->side_one's (hiding arcs between boxes still drawn): shares
@@ -230,7 +341,9 @@ side_one_arc = share_of(next(a["total"][0] for a in prof["arcs"]
                              if a["caller"] == ids["main"] and a["callee"] == ids["side_one"]))
 json.dump({"hot": os.path.join(tmp, "hot.html"), "many": os.path.join(tmp, "many.html"),
            "doubt": os.path.join(tmp, "doubt.html"), "sampled": os.path.join(tmp, "sampled.html"),
+           "sampledIn": os.path.join(tmp, "sampled_in.html"),
            "inlined": os.path.join(tmp, "inlined.html"), "inlinedEdge": inl_edge,
+           "twoPaths": os.path.join(tmp, "two_paths.html"),
            "shots": shots, "nodeAbove": s3, "arcAbove": side_one_arc}, open(cfg, "w"))
 b = subprocess.run(["node", os.path.join(NODE_DIR, "html_check.js"), cfg], capture_output=True,
                    text=True, cwd=NODE_DIR, timeout=120)
@@ -254,10 +367,25 @@ with t.case("browser"):
     t.eq((seen.get("hotSummary") or {}).get("doubt") is not None, hot_share >= 0.4,
          "browser: the run's own bar, only if the hooks took 40% of it")
     sp = seen.get("sampled") or {}
-    t.ok(sp.get("summary", "").startswith("time 1.124 s") and " \u00b7 924 samples" in sp["summary"]
+    t.ok(sp.get("summary", "").startswith("time 924.000 ms") and " \u00b7 924 samples" in sp["summary"]
          and (sp.get("sampling") or "").startswith("time sampled at 1000 Hz: 924 samples;")
          and "\na share of 10% is good to \u00b1" in sp["sampling"],
-         "sampled page: the bar says the samples, how they were taken on hover", sp)
+         "sampled page: the bar says the work and the samples, how they were taken on hover", sp)
+    t.ok(" \u00b7 waits apart: 17.79% of wall" in sp.get("summary", "") and
+         (sp.get("waits") or "").startswith("Shares are of the work (924.000 ms). Time blocked in "
+                                            "libc's waits (200.000 ms) is apart"),
+         "sampled page: the bar says the waits are apart, 200 ms of the 1124 ms wall", sp.get("waits"))
+    # compute's total is 900 ms: of the work (924 ms) by default, of the
+    # wall with the waits inside (1124 ms); the wait's 200 ms of the wall.
+    t.eq(sorted(r[:2] for r in sp.get("totals", []) if r[0] in ("compute", "<blocked: nanosleep>")),
+         [["<blocked: nanosleep>", "17.79% of wall"], ["compute", "97.40%"]],
+         "sampled page: the table's shares of the work, a wait's of the wall")
+    si = seen.get("sampledIn") or {}
+    t.ok(si.get("summary", "").startswith("time 1.124 s") and not si.get("waits"),
+         "sampled page, --waits in: the bar says the run with its waits, and no waits apart", si)
+    t.eq(sorted(r[:2] for r in si.get("totals", []) if r[0] in ("compute", "<blocked: nanosleep>")),
+         [["<blocked: nanosleep>", "17.79%"], ["compute", "80.07%"]],
+         "sampled page, --waits in: the table's shares of the run with its waits")
     t.ok((sp.get("doubt") or "").startswith("a short run: 924 samples (under 1000)"),
          "sampled page: a short run's bar says its times are uncertain", sp.get("doubt"))
     t.eq(sp.get("dashed"), sorted(sampled.FEW), "sampled page: exactly the few-samples boxes dashed")
@@ -273,7 +401,8 @@ with t.case("browser"):
     pn = sp.get("panel") or {}
     t.ok("samples\t4 ? (self \u00b150%)" in pn.get("rare", "") and
          "samples\t600 (self \u00b14%)" in pn.get("compute", "") and
-         "samples\tnone: its self is blocked time, measured" in pn.get("wait", ""),
+         "samples\tnone: its self is blocked time, measured" in pn.get("wait", "") and
+         "self\t200.000 ms (17.79% of wall)" in pn.get("wait", ""),
          "panel: samples behind the self and what it is good to; '?' when few; a wait's "
          "measured", pn)
 
@@ -339,21 +468,34 @@ with t.case("browser"):
                                 ["10.00%", "elsewhere in it"]]},
          "focus: the panel shows its hot lines, each line's share, hottest first")
 
-    # hot path: from the root the heaviest arc at each step, by the JSON
-    chain, seen_f, nxt = [], set(), [a for a in prof["arcs"] if a["caller"] is None]
-    while True:
-        nxt = sorted((a for a in nxt if a["callee"] not in seen_f), key=lambda a: -a["total"][0])
-        if not nxt or nxt[0]["total"][0] <= 0:
-            break
-        chain.append(nxt[0]["callee"])
-        seen_f.add(nxt[0]["callee"])
-        nxt = [a for a in prof["arcs"] if a["caller"] == chain[-1]]
-    chain = [name_of[i] for i in chain]
+    # hot path: from the root the heaviest call path at each step, by the JSON
+    chain = [name for name, _, _ in cct_hot_path(prof)]
     t.eq(chain[:4], ["main", "alpha", "beta", "gamma"], "hot path: the program's hot chain, by the JSON")
     root = os.path.basename(prog) + " (program)"
     want = [[a, b] for a, b in zip([root] + chain, chain)]
     t.eq(sorted(seen["hot"]["edges"]), sorted(want), "hot path: exactly its arcs marked in the graph")
     t.eq(seen["hot"]["panel"], chain, "hot path: listed step by step")
+
+    # The hot path of a function called on two paths: the steps the call
+    # paths take, each with the share of the run and the calls of its own
+    # path (not its arc's over the whole run), as the JSON's paths have them.
+    tp = seen.get("twoPaths") or {}
+    steps = cct_hot_path(TWO_PATHS)
+    run2 = TWO_PATHS["run_total"][0]
+    t.eq([s[0] for s in steps], ["main", "heavy", "shared", "inner_a"],
+         "two paths: the call paths' hot chain goes to inner_a, below heavy's shared")
+    t.eq(tp.get("panel"), [[n, "%.2f%%, %s\u00d7" % (100 * total / run2, format(calls, ","))]
+                           for n, total, calls in steps],
+         "two paths: the panel lists those steps, each with its path's share of the run and calls")
+    t.eq(sorted(tp.get("edges", [])), sorted([["prog (program)", "main"], ["main", "heavy"],
+                                               ["heavy", "shared"], ["shared", "inner_a"]]),
+         "two paths: the graph marks the arcs of those steps")
+    arc_ab = {(TWO_PATHS["functions"][a["caller"]]["name"] if a["caller"] is not None else None,
+               TWO_PATHS["functions"][a["callee"]]["name"]): a for a in TWO_PATHS["arcs"]}
+    sa = arc_ab[("shared", "inner_a")]
+    t.eq((tp.get("titles") or [None] * 4)[3], "all calls from shared: %.2f%% of the run, %s\u00d7"
+         % (100 * sa["total"][0] / run2, format(sa["calls"], ",")),
+         "two paths: hovering a step says what its arc costs over the whole run")
 
     tb = seen["table"]
     order = lambda key: [name_of[i] for i in sorted(range(len(funcs)), key=key)]

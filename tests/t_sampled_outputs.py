@@ -5,7 +5,8 @@ write it) through everything after the runtime: valid by the schema and read
 back whole (revision 3 still read, as zeros); merged (samples and the
 sampling account added) and diffed; profviz report's samples column, its
 few-samples mark and its short-run sentence; the graph's caption and marks,
-checked against the precision computed here; and each other format read by
+checked against the precision computed here, with the waits apart (the
+default: shares of the work) and inside (--waits in); and each other format read by
 its own reader (callgrind_annotate, go tool pprof, speedscope's schema,
 folded stacks)."""
 import json
@@ -54,9 +55,24 @@ def path_values(doc, key):
     return out
 
 
-def precision(doc, share=0.10):
+def precision(doc, share=0.10, apart=False):
     """The caption's "good to" figure, in points, as the C code rounds it."""
-    return "\u00b1%.2g points" % (100 * sampled.share_error(doc, share))
+    return "\u00b1%.2g points" % (100 * sampled.share_error(doc, share, apart))
+
+
+def ms(ns):
+    return "%.1f ms" % (ns / 1e6)
+
+
+def waits_apart_said(doc):
+    """How the report's heading and the graph's caption say the waits are
+    apart: the work, then the waits and their share of the wall."""
+    run, waits = doc["run_total"][0], sampled.blocked(doc)
+    return "work %s; blocked in libc's waits, apart: %s (%.1f%% of the wall: work and waits)" % (
+        ms(run - waits), ms(waits), 100.0 * waits / run)
+
+
+VIEWS = (("apart", True), ("in", False))  # --waits: the default, then the waits inside
 
 
 SHORT, LONG = sampled.profile(1), sampled.profile(2)
@@ -106,34 +122,48 @@ with t.case("revision 3"):
          json.dumps(got["sampling"]))
 
 with t.case("report"):
-    for what, doc, path in (("short", SHORT, short_path), ("long", LONG, long_path)):
-        r = profviz("report", "--top", "0", path)
+    for (what, doc, path), (waits, apart) in [(d, v) for d in (("short", SHORT, short_path),
+                                                            ("long", LONG, long_path))
+                                              for v in VIEWS]:
+        r = profviz("report", "--top", "0", "--waits", waits, path)
+        what = "%s, waits %s" % (what, waits)
         lines = r.stdout.splitlines()
         n = sum(f["samples"] for f in doc["functions"])
         t.ok(r.returncode == 0, "%s: report exit 0" % what, r.stderr)
-        t.eq(lines[2], "time sampled at 1000 Hz: {:,} samples; 0.9% dropped as profviz's own; "
-             "17.8% of it blocked in libc's waits (measured, not sampled)".format(n),
+        t.eq(lines[2], "time sampled at 1000 Hz: {:,} samples; 0.9% dropped as profviz's own{}"
+             .format(n, "" if apart else "; 17.8% of it blocked in libc's waits (measured, "
+                     "not sampled)"),
              "%s: the heading says how the time was sampled" % what)
-        t.eq(lines[3], "a share of 10% is good to " + precision(doc),
+        t.eq(lines[1].endswith(waits_apart_said(doc)), apart,
+             "%s: the heading says the work, and the waits apart, only when they are" % what,
+             lines[1])
+        t.eq(lines[3], "a share of 10% is good to " + precision(doc, apart=apart),
              "%s: and what a share of 10%% is good to" % what)
         header = next((l for l in lines if "self%" in l), "")
         t.ok(re.search(r"per call\s+samples  function$", header), "%s: a samples column" % what,
              header)
         rows = {}
-        for f in doc["functions"]:
-            row = next(l for l in lines if l.endswith("  " + f["name"]) or
-                       "  %s  (" % f["name"] in l)
+        listed = [f for f in doc["functions"] if not (apart and f["kind"] == "wait")]
+        for f in listed:
+            row = next((l for l in lines if l.endswith("  " + f["name"]) or
+                        "  %s  (" % f["name"] in l), "")
             m = re.search(r" (\d+) (\?| )  " + re.escape(f["name"]), row)
             rows[f["name"]] = (int(m.group(1)), m.group(2) == "?") if m else row
-        t.eq(rows, {f["name"]: (f["samples"], f["name"] in sampled.FEW) for f in doc["functions"]},
+        t.eq(rows, {f["name"]: (f["samples"], f["name"] in sampled.FEW) for f in listed},
              "%s: each function's samples, '?' on those whose self rests on fewer than 10 "
              "(not the wait's, measured; not one with no self)" % what)
+        wait = next(f for f in doc["functions"] if f["kind"] == "wait")
+        row = "%6.2f%% %12s %12d  main -> %s" % (100.0 * wait["total"][0] / doc["run_total"][0],
+                                                  ms(wait["total"][0]), wait["calls"], wait["name"])
+        t.eq(("Blocked in libc's waits, apart from the work above (shares of the wall: work and "
+              "waits):" in lines, row in lines), (apart, apart),
+             "%s: the wait in a table of its own, its share of the wall, only when apart" % what)
         t.ok("? its self rests on fewer than 10 samples (worse than \u00b132% of itself)" in lines,
              "%s: the mark said under the table" % what)
         short_line = [l for l in lines if "short run" in l]
         t.eq(short_line, ["A short run: {:,} samples (under 1000): a function at 1% of it is "
                           "good only to \u00b1{:.0f}% of itself; profile a longer run."
-                          .format(n, 100 * sampled.share_error(doc, 0.01) / 0.01)]
+                          .format(n, 100 * sampled.share_error(doc, 0.01, apart) / 0.01)]
              if n < 1000 else [], "%s: a short run said so, a long one not (%d samples)"
              % (what, n))
     r = profviz("report", "--event", "page-faults", long_path)
@@ -142,26 +172,29 @@ with t.case("report"):
          r.stdout)
 
 with t.case("graph"):
-    for what, doc, path in (("short", SHORT, short_path), ("long", LONG, long_path)):
-        dot = os.path.join(tmp, what + ".dot")
-        r = profviz("dot", "-n", "0", "-e", "0", "-o", dot, path)
+    for (what, doc, path), (waits, apart) in [(d, v) for d in (("short", SHORT, short_path),
+                                                            ("long", LONG, long_path))
+                                              for v in VIEWS]:
+        dot = os.path.join(tmp, "%s-%s.dot" % (what, waits))
+        what = "%s, waits %s" % (what, waits)
+        r = profviz("dot", "-n", "0", "-e", "0", "--waits", waits, "-o", dot, path)
         t.eq((r.returncode, r.stderr), (0, ""), "%s: profviz dot wrote the graph" % what)
         text = open(dot, encoding="utf-8").read()
         label = re.search(r'label="(.*?)"\];', text).group(1)
         n = sum(f["samples"] for f in doc["functions"])
-        t.ok("\\ltime sampled at 1000 Hz: {:,} samples; 0.9% dropped as profviz's own; 17.8% "
-             "of it blocked in libc's waits (measured, not sampled)\\la share of 10% is good "
-             "to {}\\l".format(n, precision(doc)) in label,
+        t.ok("\\ltime sampled at 1000 Hz: {:,} samples; 0.9% dropped as profviz's own{}"
+             "\\la share of 10% is good to {}\\l".format(
+                 n, "" if apart else "; 17.8% of it blocked in libc's waits (measured, not "
+                 "sampled)", precision(doc, apart=apart)) in label,
              "%s: the caption: rate, samples, looks dropped, time blocked, precision" % what,
              label)
         t.ok("\\l? after a self share, and a dashed box: its self rests on fewer than 10 "
              "samples (worse than \u00b132% of itself)\\l" in label,
              "%s: the caption says what the mark means" % what)
         t.eq("short run" in label, n < 1000, "%s: a short run said in the caption" % what)
-        ids = {f["name"]: i for i, f in enumerate(doc["functions"])}
-        marked = {name for name, i in ids.items()
-                  if re.search(r'\n  f%d \[label="[^"]*\?\)\\n[^\n]*style="filled,dashed"' % i,
-                               text)}
+        marked = {f["name"] for f in doc["functions"]
+                  if re.search(r'\n  f\d+ \[label="%s\\n[^"]*\?\)\\n[^\n]*style="filled,dashed"'
+                               % re.escape(f["name"]), text)}
         t.eq(marked, sampled.FEW, "%s: exactly the few-samples boxes marked and dashed" % what)
         t.eq(text.count("dashed\""), len(sampled.FEW), "%s: no other box or arc dashed" % what)
         svg = subprocess.run(["dot", "-Tsvg", dot], capture_output=True, text=True, timeout=60)

@@ -132,8 +132,10 @@ PV.graph = {
     const calls = arcs.reduce((s, a) => s + a.calls, 0);
     const inlined = arcs.reduce((s, a) => s + (a.inlined_calls || 0), 0);
     const name = (k) => k === "root" ? "(program)" : F.esc(m.funcs[m.idsOfKey.get(k)[0]].name);
+    const to0 = (m.idsOfKey.get(to) || [])[0], wait = to0 !== undefined && PV.isApart(m, to0);
     return "<b>" + name(from) + "</b> &rarr; <b>" + name(to) + "</b><table>" +
-      "<tr><td>total</td><td>" + F.human(total, m.unit) + " (" + F.pct(total, m.run) + ")</td></tr>" +
+      "<tr><td>total</td><td>" + F.human(total, m.unit) + " (" + F.pct(total, wait ? m.wall : m.run) +
+      (wait ? " of wall" : "") + ")</td></tr>" +
       "<tr><td>calls</td><td>" + F.count(calls) + PV.inlinedCalls(calls, inlined) + "</td></tr>" +
       "<tr><td>per call</td><td>" + (calls ? F.human(total / calls, m.unit) : "-") + "</td></tr></table>";
   },
@@ -195,23 +197,24 @@ PV.graph = {
     this.setBox({ x: c.x - b.w / 2, y: c.y - b.h / 2, w: b.w, h: b.h });
   },
 
-  /* The hot path's arcs (null: off): edges and boxes marked, the rest dimmed. */
-  hot(arcs) {
+  /* The hot path's steps (null: off), each a caller and a callee: their
+   * edges and boxes marked, the rest dimmed. */
+  hot(steps) {
     const m = this.m, nodes = [], edges = [];
-    for (const a of arcs || []) {
+    for (const a of steps || []) {
       const from = a.caller === null ? "root" : PV.keyOf(m, a.caller), to = PV.keyOf(m, a.callee);
       if (!from || !to) break; // the graph hides the rest of it
       nodes.push(from, to);
       edges.push(from + "->" + to);
     }
-    this.svg.classList.toggle("hotpath", !!arcs);
+    this.svg.classList.toggle("hotpath", !!steps);
     this.mark("hot", nodes, edges);
-    if (arcs && nodes.some((k) => !this.inView(k))) this.fitTo(nodes);
+    if (steps && nodes.some((k) => !this.inView(k))) this.fitTo(nodes);
   },
 
-  /* A box's share of the run in %, from the JSON (an empty run: 100). */
-  share(total) {
-    return this.m.run ? 100 * total / this.m.run : 100;
+  /* The share (%) the sliders judge box key by (PV.keptShare). */
+  share(key) {
+    return this.m.boxShare.get(key);
   },
   /* Hide the boxes whose total is under nodeMin % of the run, the arcs
    * under arcMin % (a nested arc has no total: it goes only with an end),
@@ -221,8 +224,8 @@ PV.graph = {
   prune(nodeMin, arcMin, keep) {
     const m = this.m, hidden = new Set();
     for (const [key, g] of this.nodes) {
-      const total = m.boxTotal.get(key);
-      const off = nodeMin !== null && key !== keep && total !== undefined && this.share(total) < nodeMin;
+      const share = this.share(key);
+      const off = nodeMin !== null && key !== keep && share !== undefined && share < nodeMin;
       g.classList.toggle("pruned", off);
       if (off) hidden.add(key);
     }
@@ -230,7 +233,7 @@ PV.graph = {
     for (const [key, g] of this.edges) {
       const [from, to] = key.split("->"), a = m.arcOf.get(key);
       const off = hidden.has(from) || hidden.has(to) ||
-        (arcMin !== null && !!a && !a.nested && from !== keep && to !== keep && this.share(a.total) < arcMin);
+        (arcMin !== null && !!a && !a.nested && from !== keep && to !== keep && a.share < arcMin);
       g.classList.toggle("pruned", off);
       arcs += off;
     }

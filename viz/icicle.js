@@ -11,14 +11,9 @@ PV.icicle = {
     this.m = m;
     this.host = document.getElementById("icicle");
     this.canvas = this.host.querySelector("canvas");
-    const paths = m.prof.paths || [];
-    this.paths = paths;
-    this.kids = paths.map(() => []);
-    this.roots = [];
-    paths.forEach((p, i) => (p.parent === null ? this.roots : this.kids[p.parent]).push(i));
-    const heavier = (a, b) => paths[b].total[0] - paths[a].total[0];
-    this.roots.sort(heavier);
-    this.kids.forEach((k) => k.sort(heavier));
+    const paths = this.paths = m.paths;
+    this.kids = m.pathKids;
+    this.roots = m.pathRoots;
     const rootSum = this.roots.reduce((s, i) => s + paths[i].total[0], 0);
     this.all = Math.max(m.run, rootSum);
     this.zoom = -1; // the path filling the width; -1: "all"
@@ -75,6 +70,7 @@ PV.icicle = {
       const [kids, x0, d] = stack.pop();
       let x = x0;
       for (const k of kids) {
+        if (PV.isApart(this.m, this.paths[k].function)) continue; // a wait apart: not work
         const w = this.paths[k].total[0] * scale;
         if (w < 0.3) break; // hottest first: the rest are narrower still
         frames.push({ node: k, x, w, d });

@@ -28,7 +28,7 @@
   function under(id) {
     const key = PV.keyOf(m, id), min = PV.sliders.value("node");
     if (!key || min === null) return null;
-    const share = PV.graph.share(m.boxTotal.get(key));
+    const share = PV.graph.share(key);
     return share < min ? { share, min } : null;
   }
   function details() {
@@ -68,6 +68,17 @@
   document.getElementById("summary").textContent = prof.events[0] + " " + F.human(m.run, m.unit) +
     " \u00b7 " + prof.functions.length + " functions \u00b7 " + prof.threads + " thread" +
     (prof.threads === 1 ? "" : "s");
+  // With the waits apart, the shares are of the work: say how long they
+  // waited, and of what the waits' shares are.
+  if (m.apart) {
+    const waits = document.createElement("span");
+    waits.id = "waits";
+    waits.textContent = " \u00b7 waits apart: " + F.pct(m.waited, m.wall) + " of wall";
+    waits.title = "Shares are of the work (" + F.human(m.run, m.unit) + "). Time blocked in " +
+      "libc's waits (" + F.human(m.waited, m.unit) + ") is apart: grey in the graph, its shares " +
+      "of the wall (the work and the waits). profviz html --waits in puts it inside the shares.";
+    document.getElementById("summary").appendChild(waits);
+  }
   // Sampled time: how many samples, and what a share is good to on hover.
   if (m.sampled && typeof made.sampling === "string") {
     const sampling = document.createElement("span");

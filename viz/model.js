@@ -4,7 +4,9 @@
  * to), each one's callers and callees, the graph box each is drawn in
  * (boxOf: -1 when the graph leaves it out; the dot writer merges the copies
  * of a header's function into one box), each box's and each graph arc's
- * total (what the threshold sliders judge by), and the hot path. When the
+ * total (what the threshold sliders judge by), the calling-context tree
+ * (the JSON's "paths": the roots and each path's children, heaviest
+ * first), and the hot path along it. When the
  * first event is sampled time, few (the command's PV_FEW_SAMPLES) is the
  * number of samples under which a self is marked uncertain. The arcs'
  * inlined_calls say which calls the compiler inlined into their caller
@@ -16,6 +18,10 @@ PV.model = function (prof, boxOf, few) {
     prof, funcs, boxOf,
     events: prof.events, units: prof.units, unit: prof.units[0],
     run: prof.run_total[0],
+    // A view with the waits apart from the work (profviz html's default):
+    // run_total is the work's, and a wait's shares are of the wall.
+    apart: Array.isArray(prof.waited),
+    waited: Array.isArray(prof.waited) ? prof.waited[0] : 0,
     sampled: !!prof.kinds && prof.kinds[0] === "sampled",
     few: few || 0,
     callers: funcs.map(() => []), // arcs into each function
@@ -42,7 +48,9 @@ PV.model = function (prof, boxOf, few) {
       m.anyInlined = true;
     }
   }
+  m.wall = m.run + m.waited;
   PV.boxTotals(m);
+  PV.pathTree(m);
   const heavier = (a, b) => b.total[0] - a.total[0];
   m.rootArcs.sort(heavier);
   m.callers.forEach((l) => l.sort(heavier));
@@ -81,43 +89,116 @@ PV.keyOf = function (m, id) {
   return m.boxOf[id] >= 0 ? "f" + m.boxOf[id] : null;
 };
 
+/* Whether function id is a wait whose time is apart from the work. */
+PV.isApart = function (m, id) {
+  return m.apart && m.funcs[id].kind === "wait";
+};
+
+/* What function id's shares in event e are of: the wall (the work and the
+ * waits) for a wait apart, the run for anything else. */
+PV.baseOf = function (m, id, e) {
+  return m.prof.run_total[e] + (PV.isApart(m, id) ? m.prof.waited[e] : 0);
+};
+
+/* The share (%, first event) by which the sliders judge a box or an arc,
+ * as the dot writer does: of its base (PV.baseOf); with the waits apart,
+ * the larger of that and its total with the waits below it, of the wall,
+ * so that those who wait stay above their waits. An empty run: 100. */
+PV.keptShare = function (m, id, total, waited) {
+  const base = PV.baseOf(m, id, 0);
+  if (!base) return 100;
+  const of = 100 * total / base;
+  return m.apart && waited ? Math.max(of, 100 * (total + waited) / m.wall) : of;
+};
+
 /* The graph's boxes and arcs as the dot writer merged them: a box's total
  * (first event) is its copies' sum, an arc "fA->fB" (or "root->fB") sums
- * the JSON's arcs between those boxes, both capped at the run as the writer
- * caps them; an arc is nested when its every call was. */
+ * the JSON's arcs between those boxes, both capped at their base as the
+ * writer caps them, each with the share the sliders judge it by
+ * (boxShare, an arc's share); an arc is nested when its every call was. */
 PV.boxTotals = function (m) {
-  const run = m.run, cap = (v) => (run && v > run ? run : v);
+  const cap = (v, id) => { const base = PV.baseOf(m, id, 0); return base && v > base ? base : v; };
+  const waitedOf = (x) => (x.waited ? x.waited[0] : 0);
   m.boxTotal = new Map();
+  m.boxShare = new Map();
   m.arcOf = new Map();
+  const waited = new Map(), idOf = new Map();
   m.funcs.forEach((f, i) => {
     const k = PV.keyOf(m, i);
-    if (k) m.boxTotal.set(k, (m.boxTotal.get(k) || 0) + f.total[0]);
+    if (!k) return;
+    m.boxTotal.set(k, (m.boxTotal.get(k) || 0) + f.total[0]);
+    waited.set(k, (waited.get(k) || 0) + waitedOf(f));
+    idOf.set(k, i);
   });
-  for (const [k, v] of m.boxTotal) m.boxTotal.set(k, cap(v));
+  for (const [k, v] of m.boxTotal) {
+    m.boxTotal.set(k, cap(v, idOf.get(k)));
+    m.boxShare.set(k, PV.keptShare(m, idOf.get(k), m.boxTotal.get(k), waited.get(k)));
+  }
   for (const a of m.prof.arcs) {
     const from = a.caller === null ? "root" : PV.keyOf(m, a.caller), to = PV.keyOf(m, a.callee);
     if (!from || !to) continue;
-    const k = from + "->" + to, e = m.arcOf.get(k) || { total: 0, calls: 0, nested: 0, fromRoot: a.caller === null };
+    const k = from + "->" + to, e = m.arcOf.get(k) ||
+      { total: 0, waited: 0, calls: 0, nested: 0, fromRoot: a.caller === null, callee: a.callee };
     e.total += a.total[0];
+    e.waited += waitedOf(a);
     e.calls += a.calls;
     e.nested += a.nested_calls || 0;
     m.arcOf.set(k, e);
   }
   for (const e of m.arcOf.values()) {
-    e.total = cap(e.total);
+    e.total = cap(e.total, e.callee);
+    e.share = PV.keptShare(m, e.callee, e.total, e.waited);
     e.nested = !e.fromRoot && e.calls > 0 && e.nested === e.calls;
   }
 };
 
-/* From the root, at each step the heaviest arc (by total) to a function
- * not yet on the path, while it costs anything: the arcs, in order. */
+/* The calling-context tree: m.paths (the JSON's, [] before revision 2),
+ * m.pathRoots and m.pathKids[i] (indexes into it), heaviest first. */
+PV.pathTree = function (m) {
+  const paths = m.paths = m.prof.paths || [];
+  m.pathRoots = [];
+  m.pathKids = paths.map(() => []);
+  paths.forEach((p, i) => (p.parent === null ? m.pathRoots : m.pathKids[p.parent]).push(i));
+  const heavier = (a, b) => paths[b].total[0] - paths[a].total[0];
+  m.pathRoots.sort(heavier);
+  m.pathKids.forEach((k) => k.sort(heavier));
+};
+
+/* The hot path: from the root, at each step the heaviest call path below
+ * the last (the calling-context tree) whose function is not on it yet,
+ * while it costs anything. Each step: caller (null: the program) and
+ * callee, and that call path's own total and calls, which are what the
+ * step costs along this path; arc: the JSON's arc, whose total is every
+ * path's through it. A profile without paths (before revision 2) has only
+ * the arcs: the heaviest arc at each step, with its totals. */
 PV.hotPath = function (m) {
+  if (!m.paths.length) return PV.hotArcs(m);
+  const steps = [], seen = new Set();
+  let caller = null, next = m.pathRoots;
+  for (;;) {
+    // with the waits apart, the hot path is the work's
+    const i = next.find((k) => !seen.has(m.paths[k].function) && !PV.isApart(m, m.paths[k].function));
+    const p = i === undefined ? null : m.paths[i];
+    if (!p || !(p.total[0] > 0)) break;
+    const arc = (caller === null ? m.rootArcs : m.callees[caller]).find((a) => a.callee === p.function);
+    steps.push({ caller, callee: p.function, total: p.total, calls: p.calls,
+                 inlined_calls: p.inlined_calls || 0, path: i, arc });
+    seen.add(p.function);
+    caller = p.function;
+    next = m.pathKids[i];
+  }
+  return steps;
+};
+
+/* Without call paths: from the root, at each step the heaviest arc (by
+ * total) to a function not yet on the path, while it costs anything. */
+PV.hotArcs = function (m) {
   const path = [], seen = new Set();
   let next = m.rootArcs;
   for (;;) {
-    const a = next.find((x) => !seen.has(x.callee));
+    const a = next.find((x) => !seen.has(x.callee) && !PV.isApart(m, x.callee));
     if (!a || !(a.total[0] > 0)) break;
-    path.push(a);
+    path.push(Object.assign({ arc: a }, a));
     seen.add(a.callee);
     next = m.callees[a.callee];
   }
@@ -150,12 +231,20 @@ PV.describe = function (m, ids) {
     h += "<div class=inl title='the compiler inlined its calls; their self counts in the " +
       "function they ran in'>" + F.esc(inlined) + "</div>";
   h += "<table>";
+  const wait = PV.isApart(m, ids[0]), of = wait ? " of wall" : "";
+  if (wait)
+    h += "<div class=dim>blocked in libc, apart from the work: its shares are of the wall " +
+      "(the work and the waits)</div>";
   m.events.forEach((ev, e) => {
     const unit = m.units[e], self = sum("self", e), total = sum("total", e);
-    const run = m.prof.run_total[e];
+    const run = PV.baseOf(m, ids[0], e);
     h += "<tr><th colspan=2>" + F.esc(ev) + " [" + F.esc(unit) + "]</th></tr>";
-    h += "<tr><td>self</td><td>" + F.human(self, unit) + " (" + F.pct(self, run) + ")</td></tr>";
-    h += "<tr><td>total</td><td>" + F.human(total, unit) + " (" + F.pct(total, run) + ")</td></tr>";
+    h += "<tr><td>self</td><td>" + F.human(self, unit) + " (" + F.pct(self, run) + of + ")</td></tr>";
+    h += "<tr><td>total</td><td>" + F.human(total, unit) + " (" + F.pct(total, run) + of + ")</td></tr>";
+    const waited = ids.reduce((s, i) => s + (m.funcs[i].waited ? m.funcs[i].waited[e] : 0), 0);
+    if (waited)
+      h += "<tr><td>waits below</td><td>" + F.human(waited, unit) + " (" +
+        F.pct(waited, m.prof.run_total[e] + m.prof.waited[e]) + " of wall)</td></tr>";
     if (e === 0)
       h += "<tr><td>calls</td><td>" + F.count(calls) + "</td></tr>";
     const s = e === 0 ? PV.samplesOf(m, ids) : null;

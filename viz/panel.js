@@ -29,8 +29,11 @@ PV.panel = {
     if (!arcs.length) return "<h3>" + title + "</h3><p class=dim>none</p>";
     let h = "<h3>" + title + " (" + arcs.length + ")</h3><table class=arcs><tr><th></th>" +
       "<th class=num title='share of this function\'s total'>share</th><th class=num>total</th><th class=num>calls</th></tr>";
+    // a wait apart below a function's work: its share of the wall
+    const share = (a) => end === "callee" && PV.isApart(m, a.callee) && !PV.isApart(m, a.caller)
+      ? F.pct(a.total[0], m.wall) + " of wall" : F.pct(a.total[0], whole);
     for (const a of arcs)
-      h += "<tr><td>" + this.link(a[end]) + "</td><td class=num>" + F.pct(a.total[0], whole) +
+      h += "<tr><td>" + this.link(a[end]) + "</td><td class=num>" + share(a) +
         "</td><td class=num>" + F.human(a.total[0], m.unit) + "</td><td class=num>" + F.count(a.calls) +
         this.inlined(a) + "</td></tr>";
     return h + "</table>";
@@ -72,14 +75,24 @@ PV.panel = {
     h += this.arcs("Callees", m.callees[id], f.total[0], "callee");
     this.details.innerHTML = h;
   },
-  /* The hot path's arcs; visible(id): whether the graph shows id's box. */
-  showHot(arcs, visible) {
-    const F = PV.fmt, m = this.m;
-    let h = "<h3>Hot path</h3><p class=dim>From the root, the heaviest arc at each step.</p><ol class=hot>";
-    for (const a of arcs)
-      h += "<li>" + this.link(a.callee) + " <span class=dim>" + F.pct(a.total[0], m.run) + ", " +
-        F.count(a.calls) + "\u00d7" + this.inlined(a) + (PV.keyOf(m, a.callee) && !visible(a.callee)
+  /* The hot path's steps (PV.hotPath): each with its share of the run
+   * along the path, and its calls there; on hover, what the arc costs over
+   * the whole run. visible(id): whether the graph shows id's box. */
+  showHot(steps, visible) {
+    const F = PV.fmt, m = this.m, along = m.paths.length > 0;
+    let h = "<h3>Hot path</h3><p class=dim>" + (along
+      ? "From the root, the heaviest call path at each step: each step's share of the run " +
+        "along this path, and its calls there."
+      : "From the root, the heaviest arc at each step (no call paths in this profile): " +
+        "each arc's share of the whole run.") + "</p><ol class=hot>";
+    for (const s of steps) {
+      const whole = along && s.arc ? " title='all calls " + F.esc(s.caller === null ? "from the program"
+        : "from " + m.funcs[s.caller].name) + ": " + F.pct(s.arc.total[0], m.run) + " of the run, " +
+        F.count(s.arc.calls) + "\u00d7'" : "";
+      h += "<li>" + this.link(s.callee) + " <span class=dim" + whole + ">" + F.pct(s.total[0], m.run) +
+        ", " + F.count(s.calls) + "\u00d7" + this.inlined(s) + (PV.keyOf(m, s.callee) && !visible(s.callee)
         ? " \u00b7 hidden by the sliders" : "") + "</span></li>";
+    }
     this.details.innerHTML = h + "</ol>";
   },
   clear() {

@@ -58,7 +58,8 @@ PV.table = {
       h += "<tr data-id=" + id + (cls.trim() ? " class='" + cls.trim() + "'" : "") + ">";
       for (const c of this.columns) {
         const v = c.key(f);
-        const text = c.text ? F.esc(v) : c.share ? F.pct(v, m.run) : c.amount ? F.human(v, unit) : F.count(v);
+        const text = c.text ? F.esc(v) : c.share ? F.pct(v, PV.baseOf(m, id, 0)) + (PV.isApart(m, id) ? " of wall" : "")
+          : c.amount ? F.human(v, unit) : F.count(v);
         if (c.inlined)
           h += "<td class=inl>" + F.esc(PV.inlinedText(m, [id])) + "</td>";
         else if (c.samples && PV.samplesOf(m, [id]).few)

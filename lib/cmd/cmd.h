@@ -105,4 +105,15 @@ const char *pv_plain(int colour);
 int pv_arg_percent(const char *option, const char *value, double *out);
 int pv_arg_count(const char *option, const char *value, unsigned long *out);
 
+/* --waits apart (the default: shares of the work, the waits apart with
+ * their share of the wall) or --waits in (shares of everything, the waits
+ * inside), as PROFVIZ_WAITS: *inside set, 0; or -1 after a message. */
+int pv_arg_waits(const char *value, int *inside);
+
+/* The text of --help that says so. */
+#define PV_WAITS_USAGE                                                                     \
+	"  --waits HOW    apart (default): shares of the work (the CPU time, when it was\n"  \
+	"                 sampled), libc's waits grey, each with its share of the wall;\n"   \
+	"                 in: shares of the work and the waits together\n"
+
 #endif /* PV_CMD_H */

@@ -41,6 +41,16 @@ int pv_arg_count(const char *option, const char *value, unsigned long *out)
 	return 0;
 }
 
+int pv_arg_waits(const char *value, int *inside)
+{
+	if (strcmp(value, "apart") && strcmp(value, "in")) {
+		fprintf(stderr, "profviz: --waits: '%s' is not 'apart' or 'in'\n", value);
+		return -1;
+	}
+	*inside = !strcmp(value, "in");
+	return 0;
+}
+
 const char *pv_heat(int colour, double pct)
 {
 	if (!colour)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dot.c — `profviz dot`: the call graph of a saved profile again, with
- * other thresholds, a cap on its boxes, or only the part around one
- * function. The graph is the runtime's own writer's.
+ * other thresholds, a cap on its boxes, only the part around one
+ * function, or the waits inside its shares. The graph is the runtime's own
+ * writer's.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -16,7 +17,8 @@
 
 static const char usage[] =
 	"usage: profviz dot [-n NODE%] [-e EDGE%] [--focus FUNC | --root FUNC] [--depth N]\n"
-	"                   [--nodes N] [--self-colour] [--event NAME] [-o OUT.dot] PROFILE.json\n"
+	"                   [--nodes N] [--self-colour] [--event NAME] [--waits HOW]\n"
+	"                   [-o OUT.dot] PROFILE.json\n"
 	"The call graph, to OUT.dot or standard output.\n"
 	"  -n, --node-threshold P  hide functions under P% of the run (default 0.5)\n"
 	"  -e, --edge-threshold P  hide arcs under P% of the run (default 0.1)\n"
@@ -28,6 +30,7 @@ static const char usage[] =
 	PV_TEXT(PV_DEFAULT_MAX_NODES) "; 0: no cap)\n"
 	"  --self-colour  colour boxes by self share, to find where time is spent\n"
 	"  --event NAME   the graph in another of the run's events (default: its first)\n"
+	PV_WAITS_USAGE
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
 	"FUNC: a function's whole name, its name without parameters, a part of one\n"
 	"function's name only, or a /regex/ (POSIX extended) matching one function;\n"
@@ -43,7 +46,7 @@ struct dot_options {
 	double node, edge;
 	unsigned long depth, nodes;
 	const char *focus, *root, *output, *event, *path;
-	int self_colour;
+	int self_colour, waits_inside;
 };
 
 static enum pv_parsed parse_options(int argc, char **argv, struct dot_options *o)
@@ -58,6 +61,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct dot_options *o
 		{ "self-colour", no_argument, NULL, 's' },
 		{ "self-color", no_argument, NULL, 's' },
 		{ "event", required_argument, NULL, 'E' },
+		{ "waits", required_argument, NULL, 'w' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -77,6 +81,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct dot_options *o
 		case 'N': bad = pv_arg_count("--nodes", optarg, &o->nodes); break;
 		case 's': o->self_colour = 1; break;
 		case 'E': o->event = optarg; break;
+		case 'w': bad = pv_arg_waits(optarg, &o->waits_inside); break;
 		case 'o': o->output = optarg; break;
 		case 'h': pv_help_dot(stdout); return PV_HELPED;
 		default: bad = 1; fputs(usage, stderr); break;
@@ -121,20 +126,12 @@ int pv_cmd_dot(int argc, char **argv)
 	if (pv_load(o.path, &l) < 0)
 		return PV_EXIT_TROUBLE;
 	int status = PV_EXIT_TROUBLE;
-	struct pv_report part, *shown = &l.r;
-	struct pv_view_asked asked = { o.focus, o.root, o.depth, o.event };
-	if (o.event && pv_lead_with_event(&l, o.event) < 0)
-		goto out;
-	if (o.focus || o.root || o.depth) {
-		if (pv_view_asked_build(&part, &l, &asked, "dot") < 0)
-			goto out;
-		shown = &part;
+	struct pv_report part, *shown;
+	struct pv_view_asked asked = { o.focus, o.root, o.depth, o.event, o.waits_inside };
+	if (pv_view_asked_show(&part, &l, &asked, "dot", &shown) == 0) {
+		status = write_graph(shown, &o);
+		pv_view_asked_free(&part, shown);
 	}
-	shown->view_options = pv_view_asked_options(&asked);
-	status = write_graph(shown, &o);
-	if (shown == &part)
-		pv_report_free(&part);
-out:
 	pv_loaded_free(&l);
 	return status;
 }

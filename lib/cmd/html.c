@@ -23,7 +23,9 @@
 
 #include "cmd/cmd.h"
 #include "model/copies.h"
+#include "model/view.h"
 #include "output/file.h"
+#include "output/format.h"
 #include "model/trust.h"
 #include "base/utf8.h"
 
@@ -35,13 +37,15 @@ extern const char pv_viz_page_html[], pv_viz_style_css[], pv_viz_format_js[],
 	pv_viz_icicle_js[], pv_viz_panel_js[], pv_viz_main_js[];
 
 static const char usage[] =
-	"usage: profviz html [-n NODE%] [-e EDGE%] [--nodes N] -o OUT.html PROFILE.json\n"
+	"usage: profviz html [-n NODE%] [-e EDGE%] [--nodes N] [--waits HOW] -o OUT.html\n"
+	"                    PROFILE.json\n"
 	"One offline page to explore the profile: the call graph (pan, zoom, focus,\n"
 	"hot path), search, a table of every function, and an icicle of the call paths.\n"
 	"  -n, --node-threshold P  graph: hide functions under P% of the run (default 0.5)\n"
 	"  -e, --edge-threshold P  graph: hide arcs under P% of the run (default 0.1)\n"
 	"  --nodes N      graph: at most the N hottest functions (default "
 	PV_TEXT(PV_DEFAULT_MAX_NODES) "; 0: no cap)\n"
+	PV_WAITS_USAGE
 	"  -o OUT.html    the page (written atomically)\n"
 	"The graph is laid out by graphviz's dot, which must be on PATH.\n";
 
@@ -54,7 +58,8 @@ void pv_help_html(FILE *out)
  * report it is given (pv_output_write_file passes only that). */
 struct page {
 	struct pv_report r; /* first: the writer's argument */
-	const char *json;   /* the profile's file, as it was read */
+	const char *json;   /* the profile as shown: the file as it was read, or its view
+			     * with the waits apart (view.h) as the JSON writer writes it */
 	size_t json_len;
 	const char *svg;    /* from its <svg> element on */
 	const int *box_of;  /* JSON function id -> the graph's box id */
@@ -289,12 +294,25 @@ static int write_page(FILE *out, const struct pv_report *r)
 	return ferror(out) ? -1 : 0;
 }
 
+/* The JSON of r, the view the page shows, into *json. 0, or -1 after a
+ * message. */
+static int view_json(const struct pv_report *r, char **json, size_t *len)
+{
+	FILE *mem = open_memstream(json, len);
+	if (!mem || pv_write_json(mem, r) < 0 || fclose(mem)) {
+		fprintf(stderr, "profviz html: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
 int pv_cmd_html(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "node-threshold", required_argument, NULL, 'n' },
 		{ "edge-threshold", required_argument, NULL, 'e' },
 		{ "nodes", required_argument, NULL, 'N' },
+		{ "waits", required_argument, NULL, 'w' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -302,13 +320,14 @@ int pv_cmd_html(int argc, char **argv)
 	double node = PV_DEFAULT_NODE_THRESHOLD, edge = PV_DEFAULT_EDGE_THRESHOLD;
 	unsigned long nodes = PV_DEFAULT_MAX_NODES;
 	const char *output = NULL;
-	int opt;
+	int opt, inside = 0;
 	while ((opt = getopt_long(argc, argv, "n:e:o:h", longs, NULL)) != -1) {
 		int bad = 0;
 		switch (opt) {
 		case 'n': bad = pv_arg_percent("-n", optarg, &node); break;
 		case 'e': bad = pv_arg_percent("-e", optarg, &edge); break;
 		case 'N': bad = pv_arg_count("--nodes", optarg, &nodes); break;
+		case 'w': bad = pv_arg_waits(optarg, &inside); break;
 		case 'o': output = optarg; break;
 		case 'h': pv_help_html(stdout); return 0;
 		default: bad = 1; fputs(usage, stderr); break;
@@ -337,9 +356,20 @@ int pv_cmd_html(int argc, char **argv)
 	}
 
 	int status = PV_EXIT_TROUBLE;
-	struct page p = { .r = l.r, .json_len = json_len };
-	char *svg = NULL;
+	struct page p = { .r = l.r, .json = json, .json_len = json_len };
+	char *svg = NULL, *shown_json = NULL;
 	int *box_of = NULL;
+	/* The page shows one view throughout, graph, table and all: the whole
+	 * run's, its waits apart unless asked inside. */
+	l.r.waits_inside = inside;
+	int work = inside ? 0 : pv_view_waits_apart(&p.r, &l.r);
+	if (work < 0 || (work && view_json(&p.r, &shown_json, &p.json_len) < 0)) {
+		if (work < 0)
+			fprintf(stderr, "profviz html: out of memory\n");
+		goto out;
+	}
+	if (work)
+		p.json = shown_json;
 	p.r.node_threshold = node;
 	p.r.edge_threshold = edge;
 	p.r.max_nodes = (unsigned)nodes;
@@ -349,12 +379,14 @@ int pv_cmd_html(int argc, char **argv)
 		fprintf(stderr, "profviz html: out of memory\n");
 		goto out;
 	}
-	p.json = json;
 	p.svg = svg;
 	p.box_of = box_of;
 	status = pv_output_write_file(output, write_page, &p.r) < 0 ? PV_EXIT_TROUBLE : 0;
 out:
+	if (work > 0)
+		pv_report_free(&p.r);
 	free(json);
+	free(shown_json);
 	free(svg);
 	free(box_of);
 	pv_loaded_free(&l);

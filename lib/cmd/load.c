@@ -114,6 +114,8 @@ static void values_of(struct reader *rd, json_t *obj, const char *key, unsigned 
 	}
 }
 
+static const uint64_t none[PV_MAX_EVENTS];
+
 /* The same, from a field older revisions may lack: copied from fallback. */
 static void values_or(struct reader *rd, json_t *obj, const char *key, unsigned nev,
 		      uint64_t *out, const uint64_t *fallback, const char *where)
@@ -248,6 +250,7 @@ static void read_function(struct reader *rd, json_t *f, unsigned nev, struct pv_
 	values_of(rd, f, "total", nev, out->total, where);
 	values_or(rd, f, "raw_self", nev, out->raw_self, out->self, where);
 	values_or(rd, f, "raw_total", nev, out->raw_total, out->total, where);
+	values_or(rd, f, "waited", nev, out->waited, none, where);
 	read_lines(rd, f, out, where);
 	out->copies = 1;
 }
@@ -270,6 +273,7 @@ static void read_arc(struct reader *rd, json_t *a, struct pv_report *r, unsigned
 	out->inlined_calls = count_or(rd, a, "inlined_calls", where);
 	values_of(rd, a, "total", r->nev, out->total, where);
 	values_or(rd, a, "raw_total", r->nev, out->raw_total, out->total, where);
+	values_or(rd, a, "waited", r->nev, out->waited, none, where);
 }
 
 static void read_path(struct reader *rd, json_t *p, struct pv_report *r, unsigned i)
@@ -415,6 +419,9 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 	if (rd->failed)
 		return;
 	values_of(rd, root, "run_total", r->nev, r->run_total, "");
+	/* A view's, with the waits apart from the work (view.h) */
+	r->waits_apart = json_object_get(root, "waited") != NULL;
+	values_or(rd, root, "waited", r->nev, r->waited, none, "");
 	read_compensation(rd, root, r);
 	json_t *losses = json_object_get(root, "losses");
 	r->threads = (uint64_t)json_integer_value(json_object_get(root, "threads"));

@@ -30,7 +30,7 @@ int pv_view_asked_build(struct pv_report *part, const struct pv_loaded *l,
 	const char *func = a->focus ? a->focus : a->root;
 	char *chosen = calloc(r->n_funcs + 1, 1); /* the focus's or root's function ids */
 	struct pv_view v = { a->focus ? PV_VIEW_FOCUS : a->root ? PV_VIEW_ROOT : PV_VIEW_WHOLE,
-			     chosen, (unsigned)a->depth };
+			     chosen, (unsigned)a->depth, !a->waits_inside && pv_view_has_waits(r) };
 	int status = -1;
 	if (!chosen) {
 		fprintf(stderr, "profviz %s: out of memory\n", cmd);
@@ -53,9 +53,10 @@ int pv_view_asked_build(struct pv_report *part, const struct pv_loaded *l,
 			 a->focus ? "focused on" : "below",
 			 r->funcs[(char *)memchr(chosen, 1, r->n_funcs) - chosen].sym.name,
 			 a->depth ? "; callees cut at that depth" : "");
-	else
+	else if (a->depth)
 		snprintf(a->caption, sizeof(a->caption), "%lu levels of calls shown", a->depth);
-	part->view = a->caption;
+	part->view = func || a->depth ? a->caption : NULL; /* the whole run is no part */
+	part->waits_inside = a->waits_inside;
 	status = 0;
 out:
 	free(chosen);
@@ -75,8 +76,33 @@ const char *pv_view_asked_options(struct pv_view_asked *a)
 	}
 	if (a->event) {
 		shell_word(a->event, word, sizeof(word));
-		snprintf(a->options + n, sizeof(a->options) - (size_t)n, "%s--event %s", n ? " " : "",
-			 word);
+		n += snprintf(a->options + n, sizeof(a->options) - (size_t)n, "%s--event %s",
+			      n ? " " : "", word);
 	}
+	if (a->waits_inside)
+		snprintf(a->options + n, sizeof(a->options) - (size_t)n, "%s--waits in", n ? " " : "");
 	return a->options[0] ? a->options : NULL;
+}
+
+int pv_view_asked_show(struct pv_report *part, struct pv_loaded *l, struct pv_view_asked *a,
+		       const char *cmd, struct pv_report **shown)
+{
+	*shown = &l->r;
+	l->r.waits_inside = a->waits_inside;
+	if (a->event && pv_lead_with_event(l, a->event) < 0)
+		return -1;
+	int waits = !a->waits_inside && pv_view_has_waits(&l->r) && l->r.n_paths;
+	if (a->focus || a->root || a->depth || waits) {
+		if (pv_view_asked_build(part, l, a, cmd) < 0)
+			return -1;
+		*shown = part;
+	}
+	(*shown)->view_options = pv_view_asked_options(a);
+	return 0;
+}
+
+void pv_view_asked_free(struct pv_report *part, const struct pv_report *shown)
+{
+	if (shown == part)
+		pv_report_free(part);
 }

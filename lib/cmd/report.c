@@ -3,7 +3,8 @@
  * report.c — `profviz report`: the flat profile and the hottest arcs in the
  * terminal, as perf report and gprof show them. Colour only on a terminal.
  * Sampled time gets its samples column, and its few-samples mark. Calls the
- * compiler inlined are said on their functions and arcs (inlined.h).
+ * compiler inlined are said on their functions and arcs (inlined.h). The
+ * waits are apart from the work, in a table of their own, unless asked in.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -24,8 +25,8 @@
 
 static const char usage[] =
 	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
-	"                      [--focus FUNC | --root FUNC | --lines FUNC] [--color WHEN]\n"
-	"                      PROFILE.json\n"
+	"                      [--focus FUNC | --root FUNC | --lines FUNC] [--waits HOW]\n"
+	"                      [--color WHEN] PROFILE.json\n"
 	"The functions hottest first (self and total share of the run, calls, cost\n"
 	"per call, IPC when the run counted instructions and cycles, the samples\n"
 	"behind each self when the time was sampled), then the hottest arcs.\n"
@@ -38,6 +39,9 @@ static const char usage[] =
 	"  --root FUNC   FUNC and what runs below it; shares are of FUNC's total\n"
 	"  --lines FUNC  where inside FUNC its time went: its hottest source lines,\n"
 	"                each with its share of the samples in FUNC's code\n"
+	"  --waits HOW   apart (default): shares of the work (the CPU time, when it was\n"
+	"                sampled), libc's waits in a table of their own, each with its\n"
+	"                share of the wall; in: shares of the work and the waits together\n"
 	"  --color WHEN  auto (default: on a terminal), always or never\n"
 	"FUNC: a function's whole name, its name without parameters, a part of one\n"
 	"function's name only, or a /regex/ (POSIX extended) matching one function;\n"
@@ -111,8 +115,10 @@ static void amount(const struct view *v, double value, int width)
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
 		if (value >= steps[i].size || i + 1 == sizeof(steps) / sizeof(steps[0])) {
 			char text[32];
-			snprintf(text, sizeof(text), "%.*f %s", value >= steps[i].size * 100 ? 1 : 2,
-				 value / steps[i].size, time ? steps[i].ns : steps[i].count);
+			int n = snprintf(text, sizeof(text), "%.*f %s", value >= steps[i].size * 100 ? 1 : 2,
+					 value / steps[i].size, time ? steps[i].ns : steps[i].count);
+			if (!width && n > 0 && text[n - 1] == ' ')
+				text[n - 1] = '\0'; /* "s " aligns a column; in a sentence it ends a word */
 			printf("%*s", width, text);
 			return;
 		}
@@ -121,6 +127,12 @@ static void amount(const struct view *v, double value, int width)
 static double percent(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* A wait whose time is apart from the work: in the waits' table alone. */
+static int apart(const struct pv_report *r, int func)
+{
+	return r->waits_apart && r->funcs[func].kind == PV_FUNC_WAIT;
 }
 
 static const char *heat(const struct view *v, double pct)
@@ -171,10 +183,18 @@ static void heading(const struct view *v)
 	printf("\nevents:");
 	for (unsigned i = 0; i < r->nev; i++)
 		printf(" %s [%s]", r->events[i].name, pv_event_unit(&r->events[i]));
-	printf("; this report in %s, run total ", r->events[v->ev].name);
+	printf("; this report in %s, %s ", r->events[v->ev].name,
+	       r->waits_apart ? "work" : "run total");
 	amount(v, (double)r->run_total[v->ev], 0);
 	int sampled = pv_sampled(r, v->ev);
-	printf("%s\n", r->compensated && !sampled ? " (the hooks' own cost taken out)" : "");
+	printf("%s", r->compensated && !sampled ? " (the hooks' own cost taken out)" : "");
+	if (r->waits_apart) {
+		printf("; blocked in libc's waits, apart: ");
+		amount(v, (double)r->waited[v->ev], 0);
+		printf(" (%.1f%% of the wall: work and waits)",
+		       percent(r->waited[v->ev], pv_report_wall(r, v->ev)));
+	}
+	putchar('\n');
 	char text[1024];
 	if (pv_sampling_text(r, v->ev, text, sizeof(text)))
 		printf("%s\n", text);
@@ -188,11 +208,13 @@ static void flat(const struct view *v, unsigned top)
 	int *order = malloc((r->n_funcs + 1) * sizeof(int));
 	if (!order)
 		return;
+	unsigned listed = 0;
 	for (unsigned i = 0; i < r->n_funcs; i++)
-		order[i] = (int)i;
+		if (!apart(r, (int)i))
+			order[listed++] = (int)i;
 	sorting = v;
-	qsort(order, r->n_funcs, sizeof(int), func_order);
-	unsigned rows = top && top < r->n_funcs ? top : r->n_funcs;
+	qsort(order, listed, sizeof(int), func_order);
+	unsigned rows = top && top < listed ? top : listed;
 	int ipc = v->ipc_instructions >= 0 && v->ipc_cycles >= 0;
 	int sampled = pv_sampled(r, v->ev);
 	unsigned few = 0, inlined = 0;
@@ -226,8 +248,8 @@ static void flat(const struct view *v, unsigned top)
 		inlined += f->inlined_calls > 0;
 		printf("%s\n", plain(v));
 	}
-	if (rows < r->n_funcs)
-		printf("... %u more functions (--top 0 for all)\n", r->n_funcs - rows);
+	if (rows < listed)
+		printf("... %u more functions (--top 0 for all)\n", listed - rows);
 	if (few)
 		printf("? its self rests on fewer than %d samples (worse than \xc2\xb1%.0f%% of itself)\n",
 		       PV_FEW_SAMPLES, 100 * pv_sampling_error(PV_FEW_SAMPLES));
@@ -237,20 +259,31 @@ static void flat(const struct view *v, unsigned top)
 	free(order);
 }
 
+/* Into order, hottest first, the arcs into a wait apart (waits) or the
+ * others: how many. */
+static unsigned arcs_in_order(const struct view *v, int waits, int *order)
+{
+	const struct pv_report *r = v->r;
+	unsigned listed = 0;
+	for (unsigned i = 0; i < r->n_arcs; i++)
+		if (apart(r, r->arcs[i].callee) == waits)
+			order[listed++] = (int)i;
+	sorting = v;
+	qsort(order, listed, sizeof(int), arc_order);
+	return listed;
+}
+
 static void arcs(const struct view *v, unsigned top)
 {
 	const struct pv_report *r = v->r;
-	unsigned rows = top && top < r->n_arcs ? top : r->n_arcs;
 	int *order = malloc((r->n_arcs + 1) * sizeof(int));
 	if (!order)
 		return;
-	for (unsigned i = 0; i < r->n_arcs; i++)
-		order[i] = (int)i;
-	sorting = v;
-	qsort(order, r->n_arcs, sizeof(int), arc_order);
+	unsigned listed = arcs_in_order(v, 0, order);
+	unsigned rows = top && top < listed ? top : listed;
 	printf("\n%7s %9s %12s  caller -> callee\n", "total%", "of caller", "calls");
 	unsigned shown = 0;
-	for (unsigned i = 0; i < r->n_arcs && shown < rows; i++) {
+	for (unsigned i = 0; i < listed && shown < rows; i++) {
 		const struct pv_rarc *a = &r->arcs[order[i]];
 		double pct = percent(a->total[v->ev], r->run_total[v->ev]);
 		printf("%s%6.2f%% ", heat(v, pct), pct);
@@ -268,8 +301,35 @@ static void arcs(const struct view *v, unsigned top)
 		printf("%s\n", plain(v));
 		shown++;
 	}
-	if (rows < r->n_arcs)
-		printf("... %u more arcs (--top 0 for all)\n", r->n_arcs - rows);
+	if (rows < listed)
+		printf("... %u more arcs (--top 0 for all)\n", listed - rows);
+	free(order);
+}
+
+/* With the waits apart: each call into a wait, the longest first, with its
+ * share of the wall and who waited. */
+static void waits(const struct view *v, unsigned top)
+{
+	const struct pv_report *r = v->r;
+	int *order = malloc((r->n_arcs + 1) * sizeof(int));
+	if (!order)
+		return;
+	unsigned listed = arcs_in_order(v, 1, order);
+	unsigned rows = top && top < listed ? top : listed;
+	if (listed)
+		printf("\nBlocked in libc's waits, apart from the work above (shares of the wall: "
+		       "work and waits):\n%7s %12s %12s  caller -> wait\n", "wall%", "blocked",
+		       "calls");
+	for (unsigned i = 0; i < rows; i++) {
+		const struct pv_rarc *a = &r->arcs[order[i]];
+		printf("%6.2f%% ", percent(a->total[v->ev], pv_report_wall(r, v->ev)));
+		amount(v, (double)a->total[v->ev], 12);
+		printf(" %12" PRIu64 "  %s -> %s\n", a->calls,
+		       a->caller >= 0 ? r->funcs[a->caller].sym.name : "<uninstrumented>",
+		       r->funcs[a->callee].sym.name);
+	}
+	if (rows < listed)
+		printf("... %u more waits (--top 0 for all)\n", listed - rows);
 	free(order);
 }
 
@@ -416,9 +476,9 @@ static void doubts(const struct view *v)
 	by_calls.key = BY_CALLS;
 	sorting = &by_calls;
 	qsort(order, busy, sizeof(int), func_order);
-	printf("\n%s took %.0f%% of the raw run: the times of functions that cost less than\n"
+	printf("\n%s took %.0f%% of the raw %s: the times of functions that cost less than\n"
 	       "their hooks (", r->view ? "In this view, the hooks" : "The hooks",
-	       100 * pv_hooks_share(r, ev));
+	       100 * pv_hooks_share(r, ev), pv_has_waits(r, ev) ? "work (waits aside)" : "run");
 	amount(v, hooks, 0);
 	printf(" a call) are uncertain. %u function%s, with %.0f%% of the calls",
 	       cheaper, cheaper == 1 ? " does" : "s do", percent(calls, all_calls));
@@ -480,7 +540,8 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		{ "event", required_argument, NULL, 'e' }, { "exact", no_argument, NULL, 'x' },
 		{ "color", required_argument, NULL, 'c' }, { "colour", required_argument, NULL, 'c' },
 		{ "focus", required_argument, NULL, 'f' }, { "root", required_argument, NULL, 'r' },
-		{ "lines", required_argument, NULL, 'l' }, { "help", no_argument, NULL, 'h' },
+		{ "lines", required_argument, NULL, 'l' }, { "waits", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	*o = (struct report_options){ .top = 25 };
@@ -500,6 +561,10 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		case 'f': o->asked.focus = optarg; break;
 		case 'r': o->asked.root = optarg; break;
 		case 'l': o->lines = optarg; break;
+		case 'w':
+			if (pv_arg_waits(optarg, &o->asked.waits_inside) < 0)
+				return PV_BAD_USAGE;
+			break;
 		case 'h': pv_help_report(stdout); return PV_HELPED;
 		default: fputs(usage, stderr); return PV_BAD_USAGE;
 		}
@@ -545,6 +610,7 @@ static int print_report(struct view *v, unsigned long top)
 	heading(v);
 	flat(v, (unsigned)top);
 	arcs(v, (unsigned)top);
+	waits(v, (unsigned)top);
 	doubts(v);
 	free(hosts);
 	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
@@ -575,14 +641,12 @@ int pv_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	v.ev = (unsigned)ev;
-	if (o.asked.focus || o.asked.root) {
-		if (pv_view_asked_build(&part, &l, &o.asked, "report") < 0)
-			goto out;
-		v.r = &part;
-	}
+	struct pv_report *shown;
+	if (pv_view_asked_show(&part, &l, &o.asked, "report", &shown) < 0)
+		goto out;
+	v.r = shown;
 	status = print_report(&v, o.top);
-	if (v.r == &part)
-		pv_report_free(&part);
+	pv_view_asked_free(&part, shown);
 out:
 	pv_loaded_free(&l);
 	return status;

@@ -51,12 +51,17 @@ static void add_costs(uint64_t *to, const uint64_t *from, unsigned nev)
 }
 
 /* Copies are never active inside one another in practice, but a total must
- * still not exceed the run. */
-static void cap_at_run(uint64_t *v, const uint64_t *run, unsigned nev)
+ * still not exceed the run (a wait's, whose time a view took apart, the
+ * run with its waits). */
+static void cap_at_run(uint64_t *v, const struct pv_report *r, int wait, int raw)
 {
-	for (unsigned e = 0; e < nev; e++)
-		if (run[e] && v[e] > run[e])
-			v[e] = run[e];
+	for (unsigned e = 0; e < r->nev; e++) {
+		uint64_t run = raw ? r->raw_run_total[e] : r->run_total[e];
+		if (wait && r->waits_apart)
+			run += r->waited[e]; /* raw too: a wait's self is no hook's */
+		if (run && v[e] > run)
+			v[e] = run;
+	}
 }
 
 int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
@@ -92,6 +97,7 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 			add_costs(b->total, f->total, r->nev);
 			add_costs(b->raw_self, f->raw_self, r->nev);
 			add_costs(b->raw_total, f->raw_total, r->nev);
+			add_costs(b->waited, f->waited, r->nev);
 			b->copies++;
 			if (f->id < b->id)
 				b->id = f->id, b->fn = f->fn; /* the hottest copy's address */
@@ -102,8 +108,9 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 		box_of[f->id] = (int)boxes - 1;
 	}
 	for (unsigned i = 0; i < boxes; i++) {
-		cap_at_run(view->funcs[i].total, r->run_total, r->nev);
-		cap_at_run(view->funcs[i].raw_total, r->raw_run_total, r->nev);
+		int wait = view->funcs[i].kind == PV_FUNC_WAIT;
+		cap_at_run(view->funcs[i].total, r, wait, 0);
+		cap_at_run(view->funcs[i].raw_total, r, wait, 1);
 		view->funcs[i].id = (int)i; /* its slot, until sorted */
 	}
 	view->n_funcs = boxes;
@@ -126,13 +133,15 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 			m->inlined_calls += a->inlined_calls;
 			add_costs(m->total, a->total, r->nev);
 			add_costs(m->raw_total, a->raw_total, r->nev);
+			add_costs(m->waited, a->waited, r->nev);
 		} else {
 			view->arcs[arcs++] = *a;
 		}
 	}
 	for (unsigned i = 0; i < arcs; i++) {
-		cap_at_run(view->arcs[i].total, r->run_total, r->nev);
-		cap_at_run(view->arcs[i].raw_total, r->raw_run_total, r->nev);
+		int wait = view->funcs[view->arcs[i].callee].kind == PV_FUNC_WAIT;
+		cap_at_run(view->arcs[i].total, r, wait, 0);
+		cap_at_run(view->arcs[i].raw_total, r, wait, 1);
 	}
 	view->n_arcs = arcs;
 	free(order);

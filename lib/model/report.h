@@ -30,6 +30,8 @@ struct pv_rfunc {
 	uint64_t total[PV_MAX_EVENTS];
 	uint64_t raw_self[PV_MAX_EVENTS];
 	uint64_t raw_total[PV_MAX_EVENTS];
+	uint64_t waited[PV_MAX_EVENTS]; /* what a view took apart from its total: the waits
+					 * below it (view.h); 0 in a wait, and otherwise */
 	unsigned copies; /* in a graph's view: how many copies it stands for (copies.h) */
 	struct pv_lines lines; /* its hot lines (lines.h); none when no PC was sampled */
 };
@@ -42,6 +44,7 @@ struct pv_rarc {
 	uint64_t inlined_calls; /* calls that ran the callee inlined into the caller */
 	uint64_t total[PV_MAX_EVENTS];
 	uint64_t raw_total[PV_MAX_EVENTS];
+	uint64_t waited[PV_MAX_EVENTS]; /* as a function's */
 };
 
 /* A call path (flame graphs, call trees): its function and its parent path. */
@@ -100,6 +103,12 @@ struct pv_report {
 	int colour_by_self;  /* boxes coloured by self share, not total */
 	const char *view;    /* a caption line saying what part this is, or NULL */
 	const char *view_options; /* what profviz report takes to show the same, or NULL */
+	int waits_inside;    /* the waits' time left inside the shares (PROFVIZ_WAITS=in,
+			      * --waits in); 0: the graph takes them apart (view.h) */
+	/* Set by a view that took the waits apart (view.h): run_total and every
+	 * total above a wait leave their time out; waited is that time. */
+	int waits_apart;
+	uint64_t waited[PV_MAX_EVENTS];
 	unsigned n_funcs, n_arcs;
 	struct pv_rfunc *funcs; /* id i at index i, hottest first */
 	struct pv_rarc *arcs;   /* hottest first */
@@ -135,6 +144,22 @@ void pv_report_free(struct pv_report *r);
  * to them renumbered; arcs hottest first. (Ids on entry: positions.) 0, or
  * -1 when memory ran out. */
 int pv_report_sort(struct pv_report *r);
+
+/* The run with its waits: run_total, and the waits' own time when a view
+ * took it apart (view.h). With sampled time: every thread's CPU time and
+ * its time blocked in libc's waits. */
+static inline uint64_t pv_report_wall(const struct pv_report *r, unsigned e)
+{
+	return r->run_total[e] + r->waited[e];
+}
+
+/* What f's shares in e are of: the wall (pv_report_wall) for a wait whose
+ * time a view took apart, the run for anything else. */
+static inline uint64_t pv_report_share_base(const struct pv_report *r,
+					    const struct pv_rfunc *f, unsigned e)
+{
+	return r->waits_apart && f->kind == PV_FUNC_WAIT ? pv_report_wall(r, e) : r->run_total[e];
+}
 
 /* The index of the event named name in r, or -1. */
 int pv_report_event(const struct pv_report *r, const char *name);

@@ -12,11 +12,33 @@ double pv_hooks_per_call(const struct pv_report *r, unsigned e)
 	return r->compensated ? r->caller_cost[e] + r->callee_cost[e] : 0;
 }
 
+/* What of r's run in e its waits hold, raw or compensated: their self, no
+ * hook's work; none when a view took them apart (view.h). */
+static uint64_t waits_in_run(const struct pv_report *r, unsigned e, int raw)
+{
+	uint64_t v = 0;
+	if (!r->waits_apart)
+		for (unsigned i = 0; i < r->n_funcs; i++)
+			if (r->funcs[i].kind == PV_FUNC_WAIT)
+				v += raw ? r->funcs[i].raw_self[e] : r->funcs[i].self[e];
+	return v;
+}
+
+int pv_has_waits(const struct pv_report *r, unsigned e)
+{
+	return r->waited[e] || waits_in_run(r, e, 1);
+}
+
+/* Judged on the work: time blocked in a wait ran no hook, and a threaded
+ * program whose threads mostly wait would otherwise hide any share. */
 double pv_hooks_share(const struct pv_report *r, unsigned e)
 {
-	if (!r->compensated || !r->raw_run_total[e] || r->run_total[e] >= r->raw_run_total[e])
+	uint64_t raw_waits = waits_in_run(r, e, 1), waits = waits_in_run(r, e, 0);
+	if (!r->compensated || r->raw_run_total[e] <= raw_waits)
 		return 0;
-	return (double)(r->raw_run_total[e] - r->run_total[e]) / (double)r->raw_run_total[e];
+	double raw = (double)(r->raw_run_total[e] - raw_waits);
+	double work = r->run_total[e] > waits ? (double)(r->run_total[e] - waits) : 0;
+	return work < raw ? (raw - work) / raw : 0;
 }
 
 /* Time (clocks, cycles) is what out-of-order execution overlaps with the
@@ -50,20 +72,11 @@ uint64_t pv_samples_in(const struct pv_report *r)
 	return n;
 }
 
-/* What of r's total in e was blocked in libc's waits: measured, not sampled. */
-static uint64_t blocked_in(const struct pv_report *r, unsigned e)
-{
-	uint64_t ns = 0;
-	for (unsigned i = 0; i < r->n_funcs; i++)
-		if (r->funcs[i].kind == PV_FUNC_WAIT)
-			ns += r->funcs[i].self[e];
-	return ns;
-}
-
 double pv_share_error(const struct pv_report *r, unsigned e, double share)
 {
 	uint64_t n = pv_samples_in(r);
-	double run = (double)r->run_total[e], sampled = run - (double)blocked_in(r, e);
+	/* Time blocked in libc's waits was measured, not sampled. */
+	double run = (double)r->run_total[e], sampled = run - (double)waits_in_run(r, e, 0);
 	if (share <= 0)
 		return 0;
 	if (!n || sampled <= 0)
@@ -124,7 +137,7 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 	if (s->samples + s->own_samples)
 		snprintf(dropped, sizeof(dropped), "; %.1f%% dropped as profviz's own",
 			 100.0 * (double)s->own_samples / (double)(s->samples + s->own_samples));
-	uint64_t waits = blocked_in(r, e);
+	uint64_t waits = waits_in_run(r, e, 0);
 	if (waits && r->run_total[e])
 		snprintf(blocked, sizeof(blocked),
 			 "; %.1f%% of it blocked in libc's waits (measured, not sampled)",
@@ -148,9 +161,10 @@ int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
 	/* A part is judged on its own: the whole run's report may not doubt it. */
 	const char *same = r->view_options;
 	snprintf(buf, size,
-		 "%sthe hooks took %.0f%% of the raw run: the times of functions that cost less than "
+		 "%sthe hooks took %.0f%% of the raw %s: the times of functions that cost less than "
 		 "their hooks (%.1f%s a call) are uncertain; profviz report%s%s lists them",
-		 r->view ? "in this view, " : "", 100 * pv_hooks_share(r, e), pv_hooks_per_call(r, e),
+		 r->view ? "in this view, " : "", 100 * pv_hooks_share(r, e),
+		 pv_has_waits(r, e) ? "work (waits aside)" : "run", pv_hooks_per_call(r, e),
 		 time ? " ns" : "", same ? " " : "", same ? same : "");
 	return 1;
 }

@@ -25,7 +25,8 @@
  * under a third of the run, 1-7 %. */
 #define PV_HOOKS_SHARE_DOUBTFUL 0.4
 
-/* The hooks' own share of the raw run in event e: 0 when not compensated. */
+/* The hooks' own share of the raw work in event e, the run less its waits
+ * (their self is blocked time, when no hook runs): 0 when not compensated. */
 double pv_hooks_share(const struct pv_report *r, unsigned e);
 
 /* Below this many samples in all, a sampled run (or part) is short: a
@@ -37,9 +38,12 @@ double pv_hooks_share(const struct pv_report *r, unsigned e);
 /* The share whose precision a sampled profile's caption quotes. */
 #define PV_QUOTED_SHARE 0.10
 
+/* Whether r's waits hold anything in e, in its run or apart from it. */
+int pv_has_waits(const struct pv_report *r, unsigned e);
+
 /* Whether e's compensated times are in doubt: a time event (the hooks' cost
  * in counts of things done does not vary so), with the hooks at
- * PV_HOOKS_SHARE_DOUBTFUL of the raw run or more. Sampled time is judged by
+ * PV_HOOKS_SHARE_DOUBTFUL of the raw work (pv_hooks_share) or more. Sampled time is judged by
  * its samples instead: in doubt when the run is short. */
 int pv_times_doubtful(const struct pv_report *r, unsigned e);
 
@@ -76,7 +80,8 @@ int pv_short_run(const struct pv_report *r, unsigned e);
 
 /* How e was sampled, for the graph's caption and profviz report, into buf:
  * the rate, the samples, the share of looks dropped as profviz's own, the
- * share of time blocked (measured); then, on a line of its own (after a
+ * share of the run blocked (measured; none when a view took the waits
+ * apart, which its reader says); then, on a line of its own (after a
  * '\n'), what a share of PV_QUOTED_SHARE is good to. 1 when e is sampled,
  * else 0 and buf empty. */
 int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t size);

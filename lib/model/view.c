@@ -2,9 +2,9 @@
 /*
  * view.c — part of a profile as a profile of its own, rebuilt from its call
  * paths: the callers and callees of one function (a focus), what runs below
- * one function (a root), or the top levels of the tree (a depth). The
- * functions and arcs are summed again from the paths kept, so every writer
- * shows the part as it would a whole run.
+ * one function (a root), or the top levels of the tree (a depth); and the
+ * work apart from the waits. The functions and arcs are summed again from
+ * the paths kept, so every writer shows the part as it would a whole run.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -29,7 +29,8 @@ static int new_function(struct building *b, int old)
 	f->fn = b->in->funcs[old].fn;
 	f->copies = b->in->funcs[old].copies;
 	f->kind = b->in->funcs[old].kind;
-	if (pv_symbol_copy(&f->sym, &b->in->funcs[old].sym) < 0)
+	if (pv_symbol_copy(&f->sym, &b->in->funcs[old].sym) < 0 ||
+	    pv_lines_add_all(&f->lines, &b->in->funcs[old].lines) < 0)
 		return -1;
 	return b->func_of[old] = (int)b->out->n_funcs++;
 }
@@ -44,7 +45,7 @@ static int open_above(const struct pv_report *r, int i, int func)
 }
 
 static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int nested,
-		   const uint64_t *raw_total)
+		   const uint64_t *raw_total, const uint64_t *waited)
 {
 	struct pv_report *r = b->out;
 	int created, slot = pv_pair_slot(&b->arcs, &r->n_arcs, caller, p->func, &created);
@@ -64,14 +65,17 @@ static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int
 	for (unsigned ev = 0; ev < r->nev; ev++) {
 		a->total[ev] += p->total[ev];
 		a->raw_total[ev] += raw_total[ev];
+		a->waited[ev] += waited[ev];
 	}
 	return 0;
 }
 
 /* Functions and arcs from out's paths, whose func fields are still the
  * input's ids; raw_total: each path's raw total (from the input's whole
- * subtree, or what flows through the focus). */
-static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVENTS])
+ * subtree, or what flows through the focus); waited: what the waits apart
+ * took from its total. */
+static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVENTS],
+		     const uint64_t (*waited)[PV_MAX_EVENTS])
 {
 	struct pv_report *r = b->out;
 	unsigned nev = r->nev;
@@ -95,10 +99,11 @@ static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVEN
 			if (!nested) {
 				f->total[ev] += p->total[ev];
 				f->raw_total[ev] += raw_total[i][ev];
+				f->waited[ev] += waited[i][ev];
 			}
 		}
 		int caller = p->parent >= 0 ? r->paths[p->parent].func : -1;
-		status = add_arc(b, caller, p, nested, raw_total[i]);
+		status = add_arc(b, caller, p, nested, raw_total[i], waited[i]);
 	}
 	return status;
 }
@@ -115,6 +120,16 @@ struct marks {
 	uint64_t (*raw_in)[PV_MAX_EVENTS];
 	uint64_t (*raw_flow)[PV_MAX_EVENTS];
 	uint64_t (*raw_out)[PV_MAX_EVENTS]; /* by index in the view */
+	/* With the waits apart: the waits' self in each path's subtree (its
+	 * own included), raw too, and each path's total and raw total as the
+	 * view shows them (a wait's its own; anything else's without them). */
+	uint64_t (*blocked)[PV_MAX_EVENTS];
+	uint64_t (*raw_blocked)[PV_MAX_EVENTS];
+	uint64_t (*shown)[PV_MAX_EVENTS];
+	uint64_t (*raw_shown)[PV_MAX_EVENTS];
+	uint64_t (*blocked_flow)[PV_MAX_EVENTS]; /* ... of it, through the focus's callers */
+	uint64_t (*blocked_out)[PV_MAX_EVENTS];  /* by index in the view */
+	int waits_out; /* take the waits out of what is above them (not done yet) */
 };
 
 static int marks_alloc(struct marks *m, unsigned n)
@@ -127,8 +142,15 @@ static int marks_alloc(struct marks *m, unsigned n)
 	m->raw_in = calloc(n + 1, sizeof(*m->raw_in));
 	m->raw_flow = calloc(n + 1, sizeof(*m->raw_flow));
 	m->raw_out = calloc(n + 1, sizeof(*m->raw_out));
+	m->blocked = calloc(n + 1, sizeof(*m->blocked));
+	m->raw_blocked = calloc(n + 1, sizeof(*m->raw_blocked));
+	m->shown = calloc(n + 1, sizeof(*m->shown));
+	m->raw_shown = calloc(n + 1, sizeof(*m->raw_shown));
+	m->blocked_flow = calloc(n + 1, sizeof(*m->blocked_flow));
+	m->blocked_out = calloc(n + 1, sizeof(*m->blocked_out));
 	return m->under && m->reach && m->dist && m->index_of && m->flow && m->raw_in &&
-			       m->raw_flow && m->raw_out
+			       m->raw_flow && m->raw_out && m->blocked && m->raw_blocked &&
+			       m->shown && m->raw_shown && m->blocked_flow && m->blocked_out
 		       ? 0
 		       : -1;
 }
@@ -143,6 +165,12 @@ static void marks_free(struct marks *m)
 	free(m->raw_in);
 	free(m->raw_flow);
 	free(m->raw_out);
+	free(m->blocked);
+	free(m->raw_blocked);
+	free(m->shown);
+	free(m->raw_shown);
+	free(m->blocked_flow);
+	free(m->blocked_out);
 }
 
 /* Which paths are in the part, and how deep; parents come before children. */
@@ -161,32 +189,69 @@ static void mark_part(const struct pv_report *in, const struct pv_view *v, struc
 	}
 }
 
+static uint64_t less(uint64_t v, uint64_t taken)
+{
+	return v > taken ? v - taken : 0;
+}
+
+/* Path i's raw total, and with the waits apart what is blocked below it
+ * and its totals as shown; its children's are summed already. */
+static void mark_totals(const struct pv_report *in, struct marks *m, unsigned i)
+{
+	const struct pv_rpath *p = &in->paths[i];
+	int wait = in->funcs[p->func].kind == PV_FUNC_WAIT;
+	for (unsigned ev = 0; ev < in->nev; ev++) {
+		m->raw_in[i][ev] += p->raw_self[ev];
+		if (wait) {
+			m->blocked[i][ev] += p->self[ev];
+			m->raw_blocked[i][ev] += p->raw_self[ev];
+		}
+		/* A wait keeps its own time, apart; what is above it leaves that out
+		 * (with recursion folded back above a wait, an activation's total may
+		 * hold a wait that is not in its subtree: left in). */
+		int out = m->waits_out && !wait;
+		m->shown[i][ev] = out ? less(p->total[ev], m->blocked[i][ev]) : p->total[ev];
+		m->raw_shown[i][ev] = out ? less(m->raw_in[i][ev], m->raw_blocked[i][ev])
+					  : m->raw_in[i][ev];
+		if (p->parent >= 0) {
+			m->raw_in[p->parent][ev] += m->raw_in[i][ev];
+			m->blocked[p->parent][ev] += m->blocked[i][ev];
+			m->raw_blocked[p->parent][ev] += m->raw_blocked[i][ev];
+		}
+	}
+}
+
 /* Children before parents: each path's raw total, what flows into the
- * focus through the callers, and the part's total (in run_total). */
+ * focus through the callers, the part's total (in run_total) and, with the
+ * waits apart, what they hold below its top (in waited). */
 static void mark_flow(const struct pv_report *in, const struct pv_view *v, struct marks *m,
-		      uint64_t *run_total)
+		      uint64_t *run_total, uint64_t *waited)
 {
 	for (unsigned i = in->n_paths; i-- > 0;) {
 		const struct pv_rpath *p = &in->paths[i];
-		for (unsigned ev = 0; ev < in->nev; ev++) {
-			m->raw_in[i][ev] += p->raw_self[ev];
-			if (p->parent >= 0)
-				m->raw_in[p->parent][ev] += m->raw_in[i][ev];
-		}
-		int outermost = v->kind != PV_VIEW_WHOLE && v->funcs[p->func] &&
-				!(p->parent >= 0 && m->under[p->parent]);
+		mark_totals(in, m, i);
+		int top = v->kind == PV_VIEW_WHOLE ? p->parent < 0
+			  : v->funcs[p->func] && !(p->parent >= 0 && m->under[p->parent]);
+		int wait = in->funcs[p->func].kind == PV_FUNC_WAIT;
+		if (top && !wait)
+			for (unsigned ev = 0; ev < in->nev; ev++)
+				waited[ev] += m->blocked[i][ev];
+		int outermost = v->kind != PV_VIEW_WHOLE && top;
 		if (outermost) {
 			m->reach[i] = 1;
-			memcpy(m->flow[i], p->total, sizeof(m->flow[i]));
-			memcpy(m->raw_flow[i], m->raw_in[i], sizeof(m->raw_flow[i]));
+			memcpy(m->flow[i], m->shown[i], sizeof(m->flow[i]));
+			memcpy(m->raw_flow[i], m->raw_shown[i], sizeof(m->raw_flow[i]));
+			if (!wait)
+				memcpy(m->blocked_flow[i], m->blocked[i], sizeof(m->blocked_flow[i]));
 			for (unsigned ev = 0; ev < in->nev; ev++)
-				run_total[ev] += p->total[ev];
+				run_total[ev] += m->shown[i][ev];
 		}
 		if (p->parent >= 0 && m->reach[i] && (outermost || !m->under[i])) {
 			m->reach[p->parent] = 1;
 			for (unsigned ev = 0; ev < in->nev; ev++) {
 				m->flow[p->parent][ev] += m->flow[i][ev];
 				m->raw_flow[p->parent][ev] += m->raw_flow[i][ev];
+				m->blocked_flow[p->parent][ev] += m->blocked_flow[i][ev];
 			}
 		}
 	}
@@ -207,8 +272,14 @@ static void keep_paths(const struct pv_report *in, const struct pv_view *v, stru
 		struct pv_rpath *q = &out->paths[out->n_paths];
 		*q = *p;
 		q->parent = p->parent >= 0 ? m->index_of[p->parent] : -1;
-		memcpy(m->raw_out[out->n_paths], m->under[i] ? m->raw_in[i] : m->raw_flow[i],
+		memcpy(q->total, m->shown[i], sizeof(q->total));
+		memcpy(m->raw_out[out->n_paths], m->under[i] ? m->raw_shown[i] : m->raw_flow[i],
 		       sizeof(m->raw_out[0]));
+		/* What the waits apart took from its total: a wait's own is its total. */
+		if (out->waits_apart && in->funcs[p->func].kind != PV_FUNC_WAIT)
+			memcpy(m->blocked_out[out->n_paths],
+			       m->under[i] ? m->blocked[i] : m->blocked_flow[i],
+			       sizeof(m->blocked_out[0]));
 		if (!m->under[i]) { /* a caller of the focus: only what flows through it */
 			memset(q->self, 0, sizeof(q->self));
 			memset(q->raw_self, 0, sizeof(q->raw_self));
@@ -229,6 +300,20 @@ static void sum_raw_run(struct pv_report *out)
 				out->raw_run_total[ev] += out->arcs[i].raw_total[ev];
 }
 
+/* The threads' totals are of the whole run: a part has none. */
+static int keep_threads(struct pv_report *out, const struct pv_report *in,
+			const struct pv_view *v)
+{
+	if (v->kind != PV_VIEW_WHOLE || v->depth || !in->n_thread_list)
+		return 0;
+	out->thread_list = malloc(in->n_thread_list * sizeof(*out->thread_list));
+	if (!out->thread_list)
+		return -1;
+	memcpy(out->thread_list, in->thread_list, in->n_thread_list * sizeof(*out->thread_list));
+	out->n_thread_list = in->n_thread_list;
+	return 0;
+}
+
 int pv_view_build(struct pv_report *out, const struct pv_report *in, const struct pv_view *v)
 {
 	unsigned n = in->n_paths;
@@ -236,10 +321,11 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	out->funcs = NULL;
 	out->arcs = NULL;
 	out->paths = NULL;
-	out->thread_list = NULL; /* the threads' totals are of the whole run */
+	out->thread_list = NULL;
 	out->n_thread_list = 0;
 	out->n_funcs = out->n_arcs = out->n_paths = 0;
 	memset(out->run_total, 0, sizeof(out->run_total)); /* summed below */
+	memset(out->waited, 0, sizeof(out->waited));
 
 	struct marks m;
 	struct building b = { in, out, malloc((in->n_funcs + 1) * sizeof(int)), NULL };
@@ -247,16 +333,24 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	out->arcs = calloc(n + 1, sizeof(*out->arcs));
 	out->paths = calloc(n + 1, sizeof(*out->paths));
 	int status = -1;
-	if (marks_alloc(&m, n) < 0 || !b.func_of || !out->funcs || !out->arcs || !out->paths)
+	if (marks_alloc(&m, n) < 0 || keep_threads(out, in, v) < 0 || !b.func_of || !out->funcs ||
+	    !out->arcs || !out->paths)
 		goto done;
 	memset(b.func_of, -1, (in->n_funcs + 1) * sizeof(int));
+	/* A view of a view whose waits are apart already takes nothing out. */
+	m.waits_out = v->waits_apart && !in->waits_apart;
+	out->waits_apart = v->waits_apart || in->waits_apart;
 
 	mark_part(in, v, &m);
-	mark_flow(in, v, &m, out->run_total);
+	mark_flow(in, v, &m, out->run_total, out->waited);
+	if (!out->waits_apart)
+		memset(out->waited, 0, sizeof(out->waited));
 	if (v->kind == PV_VIEW_WHOLE)
-		memcpy(out->run_total, in->run_total, sizeof(out->run_total));
+		for (unsigned ev = 0; ev < in->nev; ev++)
+			out->run_total[ev] = less(in->run_total[ev], m.waits_out ? out->waited[ev] : 0);
 	keep_paths(in, v, &m, out);
-	if (sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])m.raw_out) < 0)
+	if (sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])m.raw_out,
+		      (const uint64_t (*)[PV_MAX_EVENTS])m.blocked_out) < 0)
 		goto done;
 	sum_raw_run(out);
 	status = pv_report_sort(out);
@@ -269,4 +363,24 @@ done:
 		memset(out, 0, sizeof(*out));
 	}
 	return status;
+}
+
+int pv_view_has_waits(const struct pv_report *r)
+{
+	if (r->waits_apart)
+		return 0;
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		if (r->funcs[i].kind == PV_FUNC_WAIT)
+			for (unsigned ev = 0; ev < r->nev; ev++)
+				if (r->funcs[i].self[ev])
+					return 1;
+	return 0;
+}
+
+int pv_view_waits_apart(struct pv_report *out, const struct pv_report *in)
+{
+	if (!pv_view_has_waits(in) || !in->n_paths)
+		return 0;
+	struct pv_view whole = { .kind = PV_VIEW_WHOLE, .waits_apart = 1 };
+	return pv_view_build(out, in, &whole) < 0 ? -1 : 1;
 }

@@ -18,11 +18,30 @@ struct pv_view {
 	const char *funcs; /* FOCUS and ROOT: by function id of the input, 1 for
 			    * the function (its copies, if a header's) */
 	unsigned depth; /* levels of callees below func (the roots: WHOLE); 0: all */
+	int waits_apart; /* the waits' time apart from the work (below) */
 };
 
 /* out: the part of in that v describes, its shares of the part's total
  * (the functions' total for FOCUS and ROOT). in must have its call paths. 0, or -1
- * when memory ran out. */
+ * when memory ran out.
+ *
+ * With waits_apart, the time a thread spent blocked in libc's waits (the
+ * self of each PV_FUNC_WAIT path) is left out of the run and of every
+ * total above a wait, so that shares are of the work alone; the waits
+ * keep their own amounts, which out->waited sums (out->waits_apart set),
+ * to be read as shares of the work and the waits together
+ * (pv_report_wall). A wait's self is measured around the call, so what
+ * it holds is time the thread did no work, whatever the event. */
 int pv_view_build(struct pv_report *out, const struct pv_report *in, const struct pv_view *v);
+
+/* Whether any of r's waits holds time (in any event) that a view with
+ * waits_apart would take apart: none in a run without waits, nor in one
+ * whose waits are apart already. */
+int pv_view_has_waits(const struct pv_report *r);
+
+/* out: the whole run of in, its waits apart, when in has waits to take
+ * apart (pv_view_has_waits): 1, out to be freed; 0 when there were none
+ * (out untouched: in is its own work view); -1 when memory ran out. */
+int pv_view_waits_apart(struct pv_report *out, const struct pv_report *in);
 
 #endif /* PV_VIEW_H */

@@ -199,6 +199,9 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 	 * or each a function of its own. */
 	c->inlined_as_frames = parse_either("PROFVIZ_INLINED", get("PROFVIZ_INLINED"), "host",
 					    "frames");
+	/* PROFVIZ_WAITS: the graph's shares of the work, the waits apart with
+	 * their share of the wall; or of everything, the waits inside. */
+	c->waits_inside = parse_either("PROFVIZ_WAITS", get("PROFVIZ_WAITS"), "apart", "in");
 	const char *output = get("PROFVIZ_OUTPUT");
 	if (secure && output) {
 		pv_log("PROFVIZ_OUTPUT is ignored in a setuid/setgid program; writing %s",

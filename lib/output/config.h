@@ -31,6 +31,7 @@ struct pv_config {
 	int time_from_hooks;        /* PROFVIZ_TIME=hooks: time read per call, no sampler */
 	int inlined_as_frames;      /* PROFVIZ_INLINED=frames: inlined bodies pushed as calls */
 	unsigned rate_hz;           /* PROFVIZ_RATE: the sampler's looks per second */
+	int waits_inside;           /* PROFVIZ_WAITS=in: the graph's shares hold the waits */
 };
 
 #define PV_DEFAULT_OUTPUT "prof.dot"

@@ -11,7 +11,9 @@
  * Sampled time says how it was sampled instead of what compensation took,
  * and marks the boxes whose self rests on few samples. Calls the compiler
  * inlined are dashed arcs that say so, and a function inlined everywhere
- * says into what (inlined.h).
+ * says into what (inlined.h). Unless the report asks for them inside, the
+ * waits' time is apart (view.h): shares are of the work, and the waits'
+ * boxes and arcs are grey, each with its share of the wall.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -20,6 +22,7 @@
 
 #include "model/copies.h"
 #include "model/inlined.h"
+#include "model/view.h"
 #include "output/dotstyle.h"
 #include "output/format.h"
 #include "base/paths.h"
@@ -46,6 +49,34 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? (double)part / (double)whole : 0;
 }
 
+/* A wait whose time is apart from the work: shown grey, its shares of the
+ * wall. */
+#define PV_DOT_WAIT_FILL "#b0b0b0"
+#define PV_DOT_WAIT_LINE "#808080"
+
+static int wait_apart(const struct pv_report *r, int func)
+{
+	return func >= 0 && r->waits_apart && r->funcs[func].kind == PV_FUNC_WAIT;
+}
+
+/* What a function's shares in the first event are of. */
+static uint64_t base_of(const struct pv_report *r, int func)
+{
+	return pv_report_share_base(r, &r->funcs[func], 0);
+}
+
+/* The share the thresholds judge a box or an arc by (into callee): of the
+ * run; with the waits apart, the larger of that and its total with the
+ * waits below it, of the wall, so that those who wait stay above their
+ * waits. */
+static double kept_share(const struct pv_report *r, int callee, uint64_t total, uint64_t waited)
+{
+	double of = share(total, base_of(r, callee));
+	if (r->waits_apart && waited)
+		of = fmax(of, share(total + waited, pv_report_wall(r, 0)));
+	return of;
+}
+
 /* What the thresholds leave in the graph, and how much they hide. */
 struct selection {
 	char *shown; /* by function id */
@@ -70,10 +101,10 @@ static int arc_is_nested(const struct pv_rarc *a)
 static int arc_shown(const struct pv_report *r, const struct pv_rarc *a,
 		     const struct selection *sel)
 {
-	const uint64_t run = r->run_total[0];
 	if (!sel->shown[a->callee] || (a->caller >= 0 && !sel->shown[a->caller]))
 		return 0;
-	return arc_is_nested(a) || !run || share(a->total[0], run) >= sel->edge_min;
+	return arc_is_nested(a) || !base_of(r, a->callee) ||
+	       kept_share(r, a->callee, a->total[0], a->waited[0]) >= sel->edge_min;
 }
 
 /* Apply the thresholds. 0, or -1 out of memory; free sel->shown after. */
@@ -89,7 +120,8 @@ static int select_shown(const struct pv_report *r, struct selection *sel)
 	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n_funcs; i++) {
 		/* An empty run hides nothing: there is no share to judge by. */
-		sel->shown[i] = run ? share(r->funcs[i].total[0], run) >= node_min : 1;
+		const struct pv_rfunc *f = &r->funcs[i];
+		sel->shown[i] = run ? kept_share(r, (int)i, f->total[0], f->waited[0]) >= node_min : 1;
 		/* Functions come hottest first: the cap keeps the hottest. */
 		if (sel->shown[i] && r->max_nodes && shown++ >= r->max_nodes) {
 			sel->shown[i] = 0;
@@ -97,7 +129,8 @@ static int select_shown(const struct pv_report *r, struct selection *sel)
 		}
 		if (!sel->shown[i]) {
 			sel->hidden_funcs++;
-			sel->hidden_self += r->funcs[i].self[0];
+			if (!wait_apart(r, (int)i)) /* a share of the run */
+				sel->hidden_self += r->funcs[i].self[0];
 		}
 	}
 	for (unsigned i = 0; i < r->n_arcs; i++) {
@@ -189,8 +222,11 @@ static void write_threads(FILE *out, const struct pv_report *r)
 	for (unsigned i = 0; i < r->n_thread_list && i < PV_DOT_THREADS_SHOWN; i++) {
 		const struct pv_rthread *t = order[i];
 		fprintf(out, "\\l  thread %d: ", (int)t->tid);
-		pv_dot_amount(out, t->total[0], &r->events[0]);
-		fprintf(out, ", %.3f s wall", t->wall_seconds);
+		if (!r->waits_apart) { /* a thread's run holds its waits */
+			pv_dot_amount(out, t->total[0], &r->events[0]);
+			fputs(", ", out);
+		}
+		fprintf(out, "%.3f s wall", t->wall_seconds);
 		if (t->cpu_seconds >= 0)
 			fprintf(out, ", %.3f s CPU", t->cpu_seconds);
 	}
@@ -213,9 +249,15 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 		pv_dot_text(out, r->events[i].name, 128);
 		fprintf(out, " via %s", r->events[i].backend);
 	}
-	fputs("\\ltotal: ", out);
+	fputs(r->waits_apart ? "\\lwork: " : "\\ltotal: ", out);
 	pv_dot_amount(out, r->run_total[0], &r->events[0]);
 	fprintf(out, " over %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
+	if (r->waits_apart) {
+		fputs("; blocked in libc's waits, apart (grey): ", out);
+		pv_dot_amount(out, r->waited[0], &r->events[0]);
+		fprintf(out, ", %.2f%% of the wall (work and waits)",
+			100 * share(r->waited[0], pv_report_wall(r, 0)));
+	}
 	for (unsigned i = 0; i < r->nev; i++) {
 		if (r->multiplexed[i] < 1.0) {
 			fputs("; ", out);
@@ -227,6 +269,9 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	write_threads(out, r);
 	fputs("\\lbox: function / total % / (self %) / calls; "
 	      "arc: share of the run / of the caller's total / calls\\l", out);
+	if (r->waits_apart)
+		fputs("grey box and arc: a wait, its share of the wall / calls; shares of the run "
+		      "are of the work alone\\l", out);
 	if (sel->inlined_shown)
 		fputs("dashed arc, 'inlined': calls the compiler inlined, whose self counts in "
 		      "the caller's, the code they ran in\\l", out);
@@ -291,13 +336,21 @@ static void write_function_label(FILE *out, const struct pv_report *r, const str
 	} else if (ambiguous) {
 		fprintf(out, "\\n@%p", f->fn);
 	}
-	fprintf(out, "\\n%.2f%%\\n(%.2f%%%s)\\n%" PRIu64 "\xc3\x97", 100 * share(f->total[0], run),
-		100 * share(f->self[0], run), pv_few_samples(r, f, 0) ? " ?" : "", f->calls);
+	if (wait_apart(r, f->id)) /* its time is the wait's, apart from the work */
+		fprintf(out, "\\n%.2f%% of wall\\n%" PRIu64 "\xc3\x97",
+			100 * share(f->total[0], pv_report_wall(r, 0)), f->calls);
+	else
+		fprintf(out, "\\n%.2f%%\\n(%.2f%%%s)\\n%" PRIu64 "\xc3\x97",
+			100 * share(f->total[0], run), 100 * share(f->self[0], run),
+			pv_few_samples(r, f, 0) ? " ?" : "", f->calls);
+	if (r->waits_apart && f->waited[0])
+		fprintf(out, "\\nwaits: %.2f%% of wall", 100 * share(f->waited[0], pv_report_wall(r, 0)));
 	for (unsigned e = 1; e < r->nev; e++) {
+		uint64_t whole = pv_report_share_base(r, f, e);
 		fputs("\\n", out);
 		pv_dot_text(out, r->events[e].name, 40);
-		fprintf(out, ": %.2f%% (%.2f%%)", 100 * share(f->total[e], r->run_total[e]),
-			100 * share(f->self[e], r->run_total[e]));
+		fprintf(out, ": %.2f%% (%.2f%%)", 100 * share(f->total[e], whole),
+			100 * share(f->self[e], whole));
 	}
 	if (cycles >= 0 && instructions >= 0 && f->total[cycles])
 		fprintf(out, "\\nIPC %.2f", (double)f->total[instructions] / (double)f->total[cycles]);
@@ -319,6 +372,14 @@ static void write_function_tooltip(FILE *out, const struct pv_report *r,
 	pv_dot_amount(out, f->total[0], &r->events[0]);
 	fputs(", self ", out);
 	pv_dot_amount(out, f->self[0], &r->events[0]);
+	if (wait_apart(r, f->id))
+		fprintf(out, "\\nblocked in libc, apart from the work: %.2f%% of the wall (work and "
+			"waits)", 100 * share(f->total[0], pv_report_wall(r, 0)));
+	else if (r->waits_apart && f->waited[0]) {
+		fputs("\\nits waits below, apart from its total: ", out);
+		pv_dot_amount(out, f->waited[0], &r->events[0]);
+		fprintf(out, ", %.2f%% of the wall", 100 * share(f->waited[0], pv_report_wall(r, 0)));
+	}
 	if (pv_sampled(r, 0) && f->kind == PV_FUNC_WAIT)
 		fputs("\\nits self is time blocked, measured, not sampled", out);
 	else if (pv_sampled(r, 0) && f->self[0])
@@ -346,6 +407,8 @@ static void write_function_node(FILE *out, const struct pv_report *r, const stru
 {
 	char hex[8];
 	node_colour(share(r->colour_by_self ? f->self[0] : f->total[0], r->run_total[0]), hex);
+	if (wait_apart(r, f->id))
+		strcpy(hex, PV_DOT_WAIT_FILL);
 	fprintf(out, "  f%d [label=\"", f->id);
 	write_function_label(out, r, f, ambiguous, host);
 	fprintf(out, "\", fillcolor=\"%s\", fontcolor=%s, %stooltip=\"", hex, pv_text_colour(hex),
@@ -364,6 +427,23 @@ static void write_arc_calls(FILE *out, const struct pv_rarc *a)
 		fprintf(out, " (%" PRIu64 " inlined)", a->inlined_calls);
 }
 
+/* A call into a wait whose time is apart: grey, its share of the wall. */
+static void write_wait_arc(FILE *out, const struct pv_report *r, const struct pv_rarc *a)
+{
+	double of_wall = share(a->total[0], pv_report_wall(r, 0));
+	double width = fmax(4 * of_wall, 0.5);
+	if (a->caller < 0)
+		fputs("  root -> ", out);
+	else
+		fprintf(out, "  f%d -> ", a->caller);
+	fprintf(out, "f%d [label=\"  %.2f%% of wall\\l", a->callee, 100 * of_wall);
+	write_arc_calls(out, a);
+	fprintf(out, "\\l\", color=\"%s\", fontcolor=\"%s\", penwidth=%.2f, arrowsize=%.2f, "
+		"tooltip=\"blocked in libc, apart from the work: %.2f%% of the wall (work and "
+		"waits)\"];\n", PV_DOT_WAIT_LINE, PV_DOT_WAIT_LINE, width, 0.5 * sqrt(width) + 0.3,
+		100 * of_wall);
+}
+
 /* Coloured and thickened by its share of the run, as the boxes are (the
  * share of the caller alone would make a cold corner's only arc look hot);
  * a nested arc is dashed, with its count only; so is an inlined one, no
@@ -371,6 +451,10 @@ static void write_arc_calls(FILE *out, const struct pv_rarc *a)
 static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc *a)
 {
 	char hex[8];
+	if (wait_apart(r, a->callee)) {
+		write_wait_arc(out, r, a);
+		return;
+	}
 	double of_run = share(a->total[0], r->run_total[0]);
 	node_colour(of_run, hex);
 	if (a->caller < 0)
@@ -437,11 +521,17 @@ static int write_graph(FILE *out, const struct pv_report *r);
 
 int pv_write_dot(FILE *out, const struct pv_report *r)
 {
-	struct pv_report view;
-	if (pv_copies_merge(r, &view) < 0)
+	struct pv_report work, view;
+	int apart = r->waits_inside ? 0 : pv_view_waits_apart(&work, r);
+	if (apart < 0)
 		return -1;
-	int rc = write_graph(out, &view);
-	pv_copies_free(&view);
+	int rc = pv_copies_merge(apart ? &work : r, &view);
+	if (rc == 0) {
+		rc = write_graph(out, &view);
+		pv_copies_free(&view);
+	}
+	if (apart)
+		pv_report_free(&work);
 	return rc;
 }
 

@@ -65,6 +65,17 @@ static void write_inlined(FILE *out, uint64_t calls)
 		fprintf(out, ",\"inlined_calls\":%" PRIu64, calls);
 }
 
+/* What a view with the waits apart took from a total (view.h): written by
+ * such a view alone (profviz html's page), and only where it took some. */
+static void write_waited(FILE *out, const struct pv_report *r, const uint64_t *waited)
+{
+	for (unsigned e = 0; r->waits_apart && e < r->nev; e++)
+		if (waited[e]) {
+			json_values(out, ",\"waited\":", waited, r->nev);
+			return;
+		}
+}
+
 static void write_paths(FILE *out, const struct pv_report *r)
 {
 	fputs("],\n\"paths\":[", out);
@@ -168,6 +179,8 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 	for (unsigned i = 0; i < r->nev; i++)
 		fprintf(out, "%s%.6g", i ? "," : "", r->multiplexed[i]);
 	json_values(out, "],\"run_total\":", r->run_total, r->nev);
+	if (r->waits_apart) /* run_total is the work's alone */
+		json_values(out, ",\"waited\":", r->waited, r->nev);
 	json_compensation(out, r);
 	fprintf(out,
 		",\"threads\":%" PRIu64 ",\"wall_seconds\":%.9f,\"stray_exits\":%" PRIu64
@@ -199,6 +212,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		json_values(out, ",\"total\":", f->total, r->nev);
 		json_values(out, ",\"raw_self\":", f->raw_self, r->nev);
 		json_values(out, ",\"raw_total\":", f->raw_total, r->nev);
+		write_waited(out, r, f->waited);
 		write_lines(out, &f->lines);
 		fputc('}', out);
 	}
@@ -228,6 +242,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		write_inlined(out, a->inlined_calls);
 		json_values(out, ",\"total\":", a->total, r->nev);
 		json_values(out, ",\"raw_total\":", a->raw_total, r->nev);
+		write_waited(out, r, a->waited);
 		fputc('}', out);
 	}
 	write_paths(out, r);

@@ -108,6 +108,7 @@ static int dump(int at_exit, int exec_n)
 		.node_threshold = pv_config.node_threshold,
 		.edge_threshold = pv_config.edge_threshold,
 		.max_nodes = pv_config.max_nodes,
+		.waits_inside = pv_config.waits_inside,
 	};
 	struct pv_conversion read, conv = { .factor = { 1 }, .running_ratio = { 1 } };
 	pv_counters_conversion(&pv_events, snap.enabled + first, snap.running + first, &read);

@@ -40,15 +40,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *first = calloc(l.r.n_funcs + 1, 1); /* the view of function 0 */
 	if (first)
 		first[0] = 1;
-	for (int kind = PV_VIEW_WHOLE; kind <= PV_VIEW_ROOT && l.r.n_paths && first; kind++) {
-		struct pv_view v = { (enum pv_view_kind)kind, first, kind == PV_VIEW_WHOLE ? 2 : 0 };
-		struct pv_report part;
-		if (l.r.n_funcs && pv_view_build(&part, &l.r, &v) == 0) {
-			part.max_nodes = 3;
-			write_all(&part);
-			pv_report_free(&part);
+	/* Each kind of part, its waits inside and apart. */
+	for (int kind = PV_VIEW_WHOLE; kind <= PV_VIEW_ROOT && l.r.n_paths && first; kind++)
+		for (int apart = 0; apart < 2; apart++) {
+			struct pv_view v = { (enum pv_view_kind)kind, first,
+					     kind == PV_VIEW_WHOLE ? 2 : 0, apart };
+			struct pv_report part;
+			if (l.r.n_funcs && pv_view_build(&part, &l.r, &v) == 0) {
+				part.max_nodes = 3;
+				write_all(&part);
+				pv_report_free(&part);
+			}
 		}
-	}
 	free(first);
 	pv_loaded_free(&l);
 	return 0;

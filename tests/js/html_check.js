@@ -2,8 +2,8 @@
 // html_check.js — drives a page `profviz html` wrote in Debian's chromium
 // and prints what it saw, as JSON, for tests/t_html.py to judge against
 // the profile. usage: node html_check.js CONFIG.json
-// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, inlined: PAGE, shots: DIR,
-//           nodeAbove: %, arcAbove: % }
+// CONFIG: { hot: PAGE, many: PAGE, doubt: PAGE, sampled: PAGE, sampledIn: PAGE,
+//           inlined: PAGE, twoPaths: PAGE, shots: DIR, nodeAbove: %, arcAbove: % }
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -298,11 +298,23 @@ async function panelOf(page, name) {
       };
     });
     await sp.screenshot({ path: path.join(cfg.shots, "sampled.png") });
+    out.sampled.waits = await sp.evaluate(() => document.getElementById("waits")?.title || null);
     out.sampled.table = await tableColumn(sp, "Samples");
+    out.sampled.totals = (await tableColumn(sp, "Total %")).rows;
     await sp.screenshot({ path: path.join(cfg.shots, "sampled-table.png") });
     out.sampled.panel = { rare: await panelOf(sp, "rare"), compute: await panelOf(sp, "compute"),
                           wait: await panelOf(sp, "<blocked: nanosleep>") };
     out.hotHeads = await page.evaluate(() => [...document.querySelectorAll("#table th")].map((th) => th.textContent));
+
+    // the same page with the waits inside its shares (--waits in)
+    const si = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(si);
+    await loadTimed(si, cfg.sampledIn);
+    out.sampledIn = await si.evaluate(() => ({
+      summary: document.getElementById("summary").textContent,
+      waits: !!document.getElementById("waits"),
+    }));
+    out.sampledIn.totals = (await tableColumn(si, "Total %")).rows;
 
     // a page with calls the compiler inlined: the table's column, the
     // panel of a function inlined everywhere and of its host, the dashed
@@ -327,6 +339,23 @@ async function panelOf(page, name) {
     await ip.screenshot({ path: path.join(cfg.shots, "inlined-table.png") });
     out.inlined.panel = { kind_of: await panelOf(ip, "kind_of"), sum_kinds: await panelOf(ip, "sum_kinds"),
                           weight: await panelOf(ip, "weight") };
+
+    // the hot path of a function called on two paths: each step's name,
+    // its numbers, what hovering them says, and the arcs marked
+    const tp = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(tp);
+    await loadTimed(tp, cfg.twoPaths);
+    await tp.click("#hot");
+    out.twoPaths = await tp.evaluate(() => {
+      const label = (k) => document.querySelector("#graph g.node[data-key='" + k + "'] text").textContent;
+      const items = [...document.querySelectorAll("#details ol.hot li")];
+      return {
+        panel: items.map((li) => [li.querySelector("a").textContent, li.querySelector("span").textContent]),
+        titles: items.map((li) => li.querySelector("span").title),
+        edges: [...document.querySelectorAll("#graph g.edge.hot")].map((g) => g.dataset.key.split("->").map(label)),
+      };
+    });
+    await tp.screenshot({ path: path.join(cfg.shots, "two-paths-hot.png") });
   } catch (e) {
     out.exception = String(e.stack || e);
   }

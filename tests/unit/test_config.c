@@ -110,6 +110,24 @@ static void check_documented_variables(void)
 	}
 }
 
+/* A variable that names one of two ways: *set 0 when unset and for
+ * fallback, 1 for other; bad said, and fallback used. */
+static void two_ways(const char *name, const char *fallback, const char *other, const char *bad,
+		     const int *set)
+{
+	load(0, NULL, NULL);
+	tap_ok(!*set, "%s: %s by default", name, fallback);
+	load(0, name, other);
+	tap_ok(*set && n_messages == 0, "%s=%s", name, other);
+	load(0, name, fallback);
+	tap_ok(!*set && n_messages == 0, "%s=%s", name, fallback);
+	char want[256];
+	snprintf(want, sizeof(want), "profviz: %s='%s' is not '%s' or '%s'; using %s", name, bad,
+		 fallback, other, fallback);
+	expect_message(name, bad, want);
+	tap_ok(!*set, "... and %s used", fallback);
+}
+
 int main(void)
 {
 	messages_capture();
@@ -157,15 +175,8 @@ int main(void)
 	expect_message("PROFVIZ_TIME", "tsc",
 		       "profviz: PROFVIZ_TIME='tsc' is not 'sampled' or 'hooks'; using sampled");
 	tap_ok(!c.time_from_hooks, "... and sampled used");
-	load(0, NULL, NULL);
-	tap_ok(!c.inlined_as_frames, "inlined bodies counted in their host by default");
-	load(0, "PROFVIZ_INLINED", "frames");
-	tap_ok(c.inlined_as_frames && n_messages == 0, "PROFVIZ_INLINED=frames");
-	load(0, "PROFVIZ_INLINED", "host");
-	tap_ok(!c.inlined_as_frames && n_messages == 0, "PROFVIZ_INLINED=host");
-	expect_message("PROFVIZ_INLINED", "frame",
-		       "profviz: PROFVIZ_INLINED='frame' is not 'host' or 'frames'; using host");
-	tap_ok(!c.inlined_as_frames, "... and host used");
+	two_ways("PROFVIZ_INLINED", "host", "frames", "frame", &c.inlined_as_frames);
+	two_ways("PROFVIZ_WAITS", "apart", "in", "inside", &c.waits_inside);
 	load(0, "PROFVIZ_RATE", "4k");
 	tap_ok(c.rate_hz == 4000 && n_messages == 0, "PROFVIZ_RATE=4k: 4000");
 	load(0, "PROFVIZ_RATE", "250");

@@ -164,7 +164,61 @@ int main(void)
 	       "the focus leaves the wait out");
 	pv_report_free(&part);
 
-	char *json = render(pv_write_json, &r);
+	char *json;
+	/* The work apart from the waits: main's 100 ms wait leaves the run and
+	 * main's total, and stays the wait's own. */
+	struct pv_report work_view;
+	tap_ok(pv_view_waits_apart(&work_view, &r) == 1, "the waits taken apart");
+	const struct pv_rfunc *w_main = named(&work_view, "main", 0);
+	const struct pv_rfunc *w_wait = named(&work_view, "<blocked: nanosleep>", 0);
+	uint64_t work_selves = 0;
+	for (unsigned i = 0; i < work_view.n_funcs; i++)
+		if (work_view.funcs[i].kind != PV_FUNC_WAIT)
+			work_selves += work_view.funcs[i].self[0];
+	tap_ok(work_view.waits_apart && work_view.waited[0] == 100 * MS &&
+		       work_view.run_total[0] == r.run_total[0] - 100 * MS &&
+		       work_selves == work_view.run_total[0],
+	       "apart: the run is the work (%" PRIu64 " ns), the selves but the wait's add up to "
+	       "it, the waits' 100 ms in waited", work_view.run_total[0]);
+	tap_ok(w_main->total[0] == main_fn->total[0] - 100 * MS && w_main->waited[0] == 100 * MS &&
+		       w_wait->total[0] == 100 * MS && w_wait->self[0] == 100 * MS &&
+		       pv_report_wall(&work_view, 0) == r.run_total[0],
+	       "apart: main's total leaves its wait out and says how much; the wait keeps its own, "
+	       "of the wall, which is the run with its waits");
+	tap_ok(work_view.waited[1] == wait->self[1] &&
+		       work_view.run_total[1] == r.run_total[1] - wait->self[1],
+	       "apart: in every event (the wait's instructions too)");
+	tap_ok(work_view.n_thread_list == r.n_thread_list && pv_samples_in(&work_view) == 958,
+	       "apart: the threads and every sample kept");
+	struct pv_report again;
+	tap_ok(pv_view_waits_apart(&again, &work_view) == 0,
+	       "apart: nothing more to take apart from a view whose waits are apart");
+	json = render(pv_write_json, &work_view);
+	char waited[64];
+	snprintf(waited, sizeof(waited), "\"waited\":[%llu,", 100 * MS);
+	tap_ok(json && strstr(json, waited) && strstr(json, "\"run_total\":[958000000,"),
+	       "apart: the JSON's run is the work's, its waits in waited");
+	free(json);
+	char *dot = render(pv_write_dot, &work_view);
+	tap_ok(dot && strstr(dot, "\\n9.45% of wall\\n1\xc3\x97\\ninstructions: 0.01% (0.01%)\", "
+			       "fillcolor=\"#b0b0b0\"") &&
+		       strstr(dot, "\\nwaits: 9.45% of wall"),
+	       "apart: the graph's wait box has its share of the wall (100 of 1058 ms), main "
+	       "says how much it waited");
+	free(dot);
+	pv_report_free(&work_view);
+
+	/* A part with its waits apart: main focused, its wait apart from its total. */
+	memset(chosen, 0, sizeof(chosen));
+	for (unsigned i = 0; i < r.n_funcs; i++)
+		chosen[i] = !strcmp(r.funcs[i].sym.name, "main");
+	struct pv_view main_apart = { PV_VIEW_FOCUS, chosen, 0, 1 };
+	tap_ok(pv_view_build(&part, &r, &main_apart) == 0 &&
+		       part.run_total[0] == main_fn->total[0] - 100 * MS && part.waited[0] == 100 * MS,
+	       "a focus with its waits apart: its run is the focus's work, its waits apart");
+	pv_report_free(&part);
+
+	json = render(pv_write_json, &r);
 	tap_ok(json && strstr(json, "\"name\":\"<blocked: nanosleep>\",\"module\":\"\","
 				    "\"address\":") && strstr(json, "\"kind\":\"wait\",\"calls\":1,"
 								     "\"samples\":0,"),

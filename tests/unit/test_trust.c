@@ -140,6 +140,40 @@ static void sampled_time(void)
 	tap_ok(!pv_few_samples(&r, &sampled_funcs[1], 1), "sampled: a count is never marked");
 }
 
+/* A threaded run whose threads wait as long as they work: the hooks took
+ * 250 of the 500 raw units of work, which is half of it, and a quarter of
+ * the run with its waits. Judged on the work, it is in doubt, whether the
+ * waits are in the run or a view took them apart. */
+static void judged_on_work(void)
+{
+	static struct pv_rfunc with_wait[2];
+	struct pv_report r = run(0, 1);
+	memset(with_wait, 0, sizeof(with_wait));
+	with_wait[0] = (struct pv_rfunc){ .calls = 100, .self = { 250, 250 }, .raw_self = { 500, 500 } };
+	with_wait[1] = (struct pv_rfunc){ .kind = PV_FUNC_WAIT, .calls = 1, .self = { 500, 500 },
+					  .raw_self = { 500, 500 } };
+	r.funcs = with_wait;
+	r.n_funcs = 2;
+	r.run_total[0] = 750;
+	tap_ok(near(pv_hooks_share(&r, 0), 0.5),
+	       "waits in the run: the hooks' share is of the raw work, waits aside (%.3f)",
+	       pv_hooks_share(&r, 0));
+	tap_ok(pv_times_doubtful(&r, 0), "waits in the run: half the work in the hooks is in doubt");
+	char text[1024];
+	tap_ok(pv_doubt_text(&r, 0, text, sizeof(text)) &&
+		       !strncmp(text, "the hooks took 50% of the raw work (waits aside): ", 50),
+	       "waits in the run: the caption says the share is of the work");
+	if (strncmp(text, "the hooks took 50% of the raw work (waits aside): ", 50))
+		printf("#   got '%s'\n", text);
+
+	r.waits_apart = 1; /* as a view with the waits apart has it */
+	r.waited[0] = 500;
+	r.run_total[0] = 250;
+	r.raw_run_total[0] = 500;
+	tap_ok(near(pv_hooks_share(&r, 0), 0.5) && pv_times_doubtful(&r, 0),
+	       "waits apart: the same share, in doubt (%.3f)", pv_hooks_share(&r, 0));
+}
+
 int main(void)
 {
 	pv_event_describe(&events[0], "tsc", PV_EVENT_TIME, "tsc");
@@ -174,5 +208,6 @@ int main(void)
 	tap_ok(!pv_cheaper_than_hooks(&r, &funcs[2], 0), "a function never called is not");
 
 	sampled_time();
+	judged_on_work();
 	return tap_done();
 }
