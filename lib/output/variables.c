@@ -28,6 +28,10 @@ const struct pv_variable pv_variables[] = {
 	  "host: a body the compiler inlined is counted as an inlined call, and its time is its "
 	  "host's; frames: each inlined body is a function of its own",
 	  "host" },
+	{ "PROFVIZ_WAITS",
+	  "apart, or in: the graph's shares are of the work, libc's waits apart with their "
+	  "share of the wall; in: of the work and the waits together",
+	  "apart" },
 	{ "PROFVIZ_EVENTS",
 	  "up to " NUMBER(PV_MAX_EVENTS) " comma-separated events read in every hook, 1023 "
 	  "characters at most: tsc, perf's names (cycles, instructions, cache-misses, "

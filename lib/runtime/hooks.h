@@ -111,15 +111,18 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 		}
 		if (f->sp == sp) {
 			/* Counted and opened, nothing else: not even the sampler's
-			 * owed look, which is the host's either way. A handler
-			 * arriving midway hangs its calls from the body before or
-			 * after, both open. (Never cached when bodies are pushed
-			 * as frames: the thread.c half does that.) */
+			 * owed look, which is the host's either way. The hook's
+			 * own time is dropped, as any hook's. A handler arriving
+			 * midway hangs its calls from the body before or after,
+			 * both open. (Never cached when bodies are pushed as
+			 * frames: the thread.c half does that.) */
+			pv_thread_publish(t, NULL);
 			void *key = pv_inlined_key(fn);
 			struct pv_node *c = f->inl->cache[pv_child_slot(key)];
 			if (likely(c->fn == key)) {
 				c->calls++;
 				f->inl = c; /* never a fold edge (cct.c) */
+				pv_thread_publish(t, f->node);
 				return;
 			}
 			pv_thread_enter_inlined(fn, t, sp);
@@ -165,7 +168,9 @@ PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t sp, const i
 			return;
 		}
 		if (open->fn == pv_inlined_key(fn) && f->sp == sp) {
+			pv_thread_publish(t, NULL);
 			f->inl = open->parent; /* never a fold edge: cct.c */
+			pv_thread_publish(t, f->node);
 			return;
 		}
 	}

@@ -196,7 +196,8 @@ void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
 		enter_inlined_as_frame(fn, t, sp);
 		return;
 	}
-	/* Its edge missed the cache (the hook counts the hits). */
+	/* Its edge missed the cache (the hook counts the hits). NULL is
+	 * published: the hook's own time. */
 	struct pv_frame *f = t->top;
 	struct pv_node *c = pv_cct_find(&t->cct, f->inl, pv_inlined_key(fn)); /* and caches it */
 	if (unlikely(!c)) {
@@ -205,6 +206,7 @@ void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
 	}
 	c->calls++;
 	f->inl = c;
+	pv_thread_publish(t, f->node);
 }
 
 /* ---- setjmp and longjmp ---- */
