@@ -6,6 +6,7 @@
 #   make check-real real programs built from Debian source packages
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS each
 #   make bench      hook overhead per call (ns and instructions)
+#   make bench-inlined  README-flag builds (inlining kept) against their native twins
 #   make bench-sampler  the sampler candidates: rate, accuracy, cost, safety
 #   make bench-hotlines what hot lines (sampled PCs) cost, and their 3:1 split
 #   make SAN=address|thread check    the same under a sanitizer
@@ -297,6 +298,14 @@ bench:
 bench-truth: profviz.so | $(DEPS)
 	python3 bench/truth_table.py
 
+# The real programs built with the README's gcc flags (inlining kept) against
+# their native twins: shares, top five, the share of inlined bodies, time,
+# and exact counts against callgrind (needs perf and valgrind). INLINED_BASE=
+# another profviz.so measures it too, on the same runs, first.
+bench-inlined: profviz.so | $(DEPS)
+	python3 bench/inlined_truth.py $(if $(INLINED_BASE),--preload before=$(INLINED_BASE) \
+		--preload this=profviz.so)
+
 # The sampler candidates side by side (issue 18): standalone C programs under
 # bench/sampler/, rate, accuracy, cost and what each breaks; not in make check.
 bench-sampler:
@@ -337,8 +346,8 @@ clean:
 
 FORCE:
 
-.PHONY: all unit check demo bench bench-truth bench-sampler bench-hotlines bench-progs deps \
-	clean FORCE man install uninstall
+.PHONY: all unit check demo bench bench-truth bench-inlined bench-sampler bench-hotlines \
+	bench-progs deps clean FORCE man install uninstall
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
 # The targets link clang-built archives of the same layers, with coverage

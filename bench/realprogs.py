@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Real programs for the truth table, built from Debian source packages
 instrumented and without inlining (every hook a real call, every function a
-real frame for perf), cached in build/progs. Each builder returns
+real frame for perf), or with readme="gcc" (or "clang") with that
+compiler and the README's flags, inlining as the optimiser will, cached in
+build/progs. Each builder returns
 (argv, None) for a run of some 0.5-1 s natively, or (None, why) when the
 source cannot be had. native_twin() builds, for any of them, the same
 sources with the same flags minus those that instrument: the program as
@@ -47,6 +49,23 @@ README_FLAGS = {
 }
 
 
+# The C++ compiler of each compiler README_FLAGS names.
+CXX = {"gcc": "g++", "clang": "clang++"}
+
+
+def build_program(name, sources, flags, readme=None, cxx=False, libs=()):
+    """h.build of name as the truth table builds it: instrumented with every
+    hook call a real call (h.NO_INLINE before flags); with readme="gcc" or
+    "clang", instead with that compiler (its C++ one when cxx) and the
+    README's flags, into NAME-gcc or NAME-clang."""
+    if readme:
+        return h.build(name + "-" + readme, sources, flags=flags,
+                       compiler=CXX[readme] if cxx else readme, libs=libs,
+                       instrument=README_FLAGS[readme])
+    return h.build(name, sources, flags=h.NO_INLINE + flags, compiler="g++" if cxx else "gcc",
+                   libs=libs)
+
+
 def build_command(exe):
     """The command that built exe: tests/harness.py's build() records it in
     EXE.cmd, the Makefile records the bench programs' flags in
@@ -74,13 +93,28 @@ def native_twin(argv):
     minus the flags that instrument, built into PROG-native when out of date.
     Every other flag stays, -fno-inline included, so that both builds have
     the same functions as real frames."""
+    def uninstrumented(cmd):
+        native = [a for a in cmd if not a.startswith(INSTRUMENT_FLAGS)]
+        if native == cmd:
+            raise RuntimeError("%s is not built with %s" % (argv[0], INSTRUMENT_FLAGS))
+        return native
+    return rebuilt(argv, "-native", uninstrumented)
+
+
+def no_inline_twin(argv):
+    """argv with its program rebuilt with every hook call a real call: the
+    same command plus h.NO_INLINE, into PROG-noinline. For a README build, the
+    program whose calls callgrind counts as profviz counts the README build's,
+    real and inlined."""
+    return rebuilt(argv, "-noinline", lambda cmd: cmd[:1] + h.NO_INLINE + cmd[1:])
+
+
+def rebuilt(argv, suffix, change):
+    """argv with its program replaced by PROG+suffix, built by the command
+    that built PROG as change(command) returns it, when out of date."""
     exe = os.path.abspath(argv[0])
-    cmd = build_command(exe)
-    native = [a for a in cmd if not a.startswith(INSTRUMENT_FLAGS)]
-    if native == cmd:
-        raise RuntimeError("%s is not built with %s" % (exe, INSTRUMENT_FLAGS))
-    out = exe + "-native"
-    cmd = native
+    cmd = change(build_command(exe))
+    out = exe + suffix
     cmd[cmd.index("-o") + 1] = out
     build_after(exe, out, cmd)
     return [out] + list(argv[1:])
@@ -144,13 +178,8 @@ def build_sqlite_speedtest1(size="20", readme=None):
     except RuntimeError as e:
         return None, str(e)
     sources = [os.path.join(src, "test", "speedtest1.c"), os.path.join(amalg, "sqlite3.c")]
-    libs = ["-lpthread", "-ldl", "-lm"]
-    if readme:
-        exe = h.build("sqlite-speedtest1-" + readme, sources, flags=["-w", "-I", amalg],
-                      compiler=readme, libs=libs, instrument=README_FLAGS[readme])
-    else:
-        exe = h.build("sqlite-speedtest1", sources, flags=h.NO_INLINE + ["-w", "-I", amalg],
-                      libs=libs)
+    exe = build_program("sqlite-speedtest1", sources, ["-w", "-I", amalg], readme,
+                        libs=["-lpthread", "-ldl", "-lm"])
     return [exe, "--size", size, "--memdb"], None
 
 
@@ -175,11 +204,12 @@ LUA = ["lapi", "lcode", "lctype", "ldebug", "ldo", "ldump", "lfunc", "lgc", "lle
        "loslib", "lstrlib", "ltablib", "lutf8lib", "linit", "lua"]
 
 
-def build_lua(exclude=None):
+def build_lua(exclude=None, readme=None):
     """The lua interpreter (5.4, else 5.3) running bench/workloads/mix.lua:
     calls, tables, strings and closures, each a path through the C core.
     exclude: the functions to leave without hooks, as gcc's
-    -finstrument-functions-exclude-function-list takes them (lua-excluded)."""
+    -finstrument-functions-exclude-function-list takes them (lua-excluded).
+    readme: built with that compiler and the README's flags (lua-gcc)."""
     for package in ("lua5.4", "lua5.3"):
         src, why = h.fetch_source(package)
         if src:
@@ -188,23 +218,24 @@ def build_lua(exclude=None):
         return None, why
     srcdir = os.path.join(src, "src")
     # As its Makefile's linux target builds it, less readline.
-    flags = h.NO_INLINE + ["-w", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"]
+    flags = ["-w", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"]
     if exclude:
         flags.append("-finstrument-functions-exclude-function-list=" + exclude)
-    exe = h.build("lua-excluded" if exclude else "lua",
-                  [os.path.join(srcdir, f + ".c") for f in LUA], flags=flags,
-                  libs=["-Wl,-E", "-ldl", "-lm"])
+    exe = build_program("lua-excluded" if exclude else "lua",
+                        [os.path.join(srcdir, f + ".c") for f in LUA], flags, readme,
+                        libs=["-Wl,-E", "-ldl", "-lm"])
     return [exe, os.path.join(WORKLOADS, "mix.lua")], None
 
 
-def build_tinyxml2_parse():
+def build_tinyxml2_parse(readme=None):
     """tinyxml2 parsing and walking a generated document, again and again
-    (bench/workloads/xmlparse.cpp): C++ members, virtual and recursive calls."""
+    (bench/workloads/xmlparse.cpp): C++ members, virtual and recursive calls.
+    readme: built with that compiler and the README's flags
+    (tinyxml2-parse-gcc)."""
     src, why = h.fetch_source("tinyxml2")
     if not src:
         return None, why
-    exe = h.build("tinyxml2-parse", [os.path.join(WORKLOADS, "xmlparse.cpp"),
-                                     os.path.join(src, "tinyxml2.cpp")],
-                  flags=h.NO_INLINE + ["-std=c++17", "-Wall", "-Wextra", "-I", src],
-                  compiler="g++")
+    exe = build_program("tinyxml2-parse", [os.path.join(WORKLOADS, "xmlparse.cpp"),
+                                           os.path.join(src, "tinyxml2.cpp")],
+                        ["-std=c++17", "-Wall", "-Wextra", "-I", src], readme, cxx=True)
     return [exe], None

@@ -64,18 +64,19 @@ def clean_env():
 TIMES = ("sampled", "hooks")
 
 
-def profviz_env(out, time="sampled"):
-    """The environment of a run with the preload, writing its profile to
-    out, its time from `time` (PROFVIZ_TIME)."""
+def profviz_env(out, time="sampled", preload=PRELOAD):
+    """The environment of a run with the preload (this checkout's profviz.so
+    unless another is named), writing its profile to out, its time from
+    `time` (PROFVIZ_TIME)."""
     env = clean_env()
-    env.update(LD_PRELOAD=PRELOAD, PROFVIZ_OUTPUT=out, PROFVIZ_QUIET="1", PROFVIZ_TIME=time)
+    env.update(LD_PRELOAD=preload, PROFVIZ_OUTPUT=out, PROFVIZ_QUIET="1", PROFVIZ_TIME=time)
     return env
 
 
-def profviz_run(argv, workdir, time="sampled"):
+def profviz_run(argv, workdir, time="sampled", preload=PRELOAD):
     """The profile of argv run with the preload, its time from `time`."""
     out = os.path.join(workdir, "truth-profile.json")
-    env = profviz_env(out, time)
+    env = profviz_env(out, time, preload)
     subprocess.run(pinned(argv), env=env, check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     with open(out) as f:

@@ -4,39 +4,49 @@ import collections
 import re
 
 
-def arc_counts(path):
+def arc_counts(path, obj=None):
     """{(caller name, callee name): times called}, summed over files, and
-    over callgrind's recursion levels (it names the deeper ones "f'2")."""
+    over callgrind's recursion levels (it names the deeper ones "f'2").
+    With obj, only the calls of functions in that object file (ld.so has a
+    check_match of its own, and so may the program)."""
     names = {}
     counts = collections.Counter()
     caller = callee = None
+    ob = cob = None
 
-    def name_of(text):
+    def name_of(text, table=names):
         m = re.match(r"\((\d+)\)(?: (.*))?$", text)
         if not m:
             return text
         if m.group(2) is not None:
-            names[m.group(1)] = m.group(2)
-        return names.get(m.group(1), text)
+            table[m.group(1)] = m.group(2)
+        return table.get(m.group(1), text)
 
+    objects = {}
     with open(path) as f:
         for line in f:
             line = line.rstrip("\n")
-            if line.startswith("fn="):
+            if line.startswith("ob="):
+                ob = name_of(line[3:], objects)
+            elif line.startswith("cob="):
+                cob = name_of(line[4:], objects)
+            elif line.startswith("fn="):
                 caller = re.sub(r"'\d+$", "", name_of(line[3:]))
             elif line.startswith("cfn="):
                 callee = re.sub(r"'\d+$", "", name_of(line[4:]))
             elif line.startswith("calls=") and callee is not None:
-                counts[(caller, callee)] += int(line[6:].split()[0])
-                callee = None
+                if obj is None or (cob or ob) == obj:
+                    counts[(caller, callee)] += int(line[6:].split()[0])
+                callee = cob = None
     return counts
 
 
-def call_counts(path):
+def call_counts(path, obj=None):
     """{function name: times called}, summed over callers and files, and
-    over callgrind's recursion levels (it names the deeper ones "f'2")."""
+    over callgrind's recursion levels (it names the deeper ones "f'2");
+    with obj, only the functions of that object file."""
     counts = collections.Counter()
-    for (_, callee), n in arc_counts(path).items():
+    for (_, callee), n in arc_counts(path, obj).items():
         counts[callee] += n
     return counts
 
