@@ -57,6 +57,8 @@ int pv_cct_init(struct pv_cct *cct, unsigned nev)
 {
 	memset(cct, 0, sizeof(*cct));
 	cct->nev = nev;
+	for (unsigned i = 0; i < PV_RECENT_EDGES; i++)
+		cct->recent[i] = &pv_no_child;
 	if (index_reserve(cct) < 0)
 		return -1;
 	cct->root = new_node(cct, NULL, NULL);
@@ -83,16 +85,31 @@ static uint64_t slot_hash(const struct pv_node *p, const void *fn)
 	return h ^ (h >> 29);
 }
 
+/* (p, fn)'s slot in the recent edges: the hash's top bits, where both
+ * products mix. */
+static struct pv_node **recent_slot(struct pv_cct *cct, uint64_t hash)
+{
+	return &cct->recent[hash >> (64 - PV_RECENT_EDGES_BITS)];
+}
+
 struct pv_node *pv_cct_find(struct pv_cct *cct, struct pv_node *p, void *fn)
 {
+	uint64_t hash = slot_hash(p, fn);
+	struct pv_node **recent = recent_slot(cct, hash);
+	struct pv_node *c = *recent; /* pv_no_child's parent is NULL: never p */
+	if (c->parent == p && c->fn == fn) {
+		p->cache[pv_child_slot(fn)] = c;
+		return c;
+	}
 	const struct pv_child_index *index = cct->index;
 	uint64_t mask = index->mask;
-	for (uint64_t i = slot_hash(p, fn) & mask;; i = (i + 1) & mask) {
+	for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
 		const struct pv_child_slot *s = &index->slots[i];
 		if (!s->parent)
 			return NULL;
 		if (s->parent == p && s->fn == fn) {
 			p->cache[pv_child_slot(fn)] = s->child;
+			*recent = s->child;
 			return s->child;
 		}
 	}
@@ -187,6 +204,7 @@ struct pv_node *pv_cct_child(struct pv_cct *cct, struct pv_node *p, void *fn)
 	index_put(cct->index, p, fn, c);
 	cct->index_used++;
 	p->cache[pv_child_slot(fn)] = c;
+	*recent_slot(cct, slot_hash(p, fn)) = c;
 	return c;
 }
 

@@ -131,8 +131,17 @@ struct pv_child_index {
 	struct pv_child_slot slots[];
 };
 
+/* Edges recently found in the index, direct-mapped by (parent, callee):
+ * a caller with more callees than its own cache holds (an interpreter's
+ * dispatch, a host of many inlined bodies) finds most of them here. An
+ * entry is one pointer, checked against the edge's own parent and key, so
+ * a handler that fills the slot meanwhile leaves a miss, never a wrong edge. */
+#define PV_RECENT_EDGES_BITS 10
+#define PV_RECENT_EDGES (1u << PV_RECENT_EDGES_BITS)
+
 struct pv_cct {
 	unsigned nev;
+	struct pv_node *recent[PV_RECENT_EDGES];
 	struct pv_node *root;
 	struct pv_child_index *index; /* open addressing, linear probing */
 	uint64_t index_used;
