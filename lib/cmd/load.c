@@ -322,6 +322,7 @@ static void read_threads(struct reader *rd, json_t *root, struct pv_report *r)
 		values_or(rd, t, "raw_total", r->nev, out->raw_total, out->total, where);
 		out->cpu_seconds = real_or(t, "cpu_seconds", -1);
 		out->wall_seconds = real_or(t, "wall_seconds", 0);
+		out->cut_short = json_is_true(json_object_get(t, "cut_short"));
 	}
 }
 
@@ -427,6 +428,8 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		(uint64_t)json_integer_value(json_object_get(losses, "counters_lost"));
 	r->losses.rekeys_incomplete =
 		(uint64_t)json_integer_value(json_object_get(losses, "rekeys_incomplete"));
+	r->losses.threads_cut_short =
+		(uint64_t)json_integer_value(json_object_get(losses, "threads_cut_short"));
 	r->lost_records = (uint64_t)json_integer_value(json_object_get(losses, "lost_records"));
 	read_sampling(rd, root, r);
 

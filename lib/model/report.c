@@ -315,6 +315,7 @@ static int build_threads(struct pv_report *r, const struct pv_profile *p,
 		rt->calls = ts->calls;
 		rt->cpu_seconds = ts->cpu_seconds;
 		rt->wall_seconds = ts->wall_seconds;
+		rt->cut_short = ts->cut_short;
 		for (unsigned e = 0; e < r->nev; e++) {
 			double raw = (double)ts->total[e], added = 0;
 			if (hooks_in(r, o, e))
@@ -468,17 +469,23 @@ void pv_report_warn_losses(const struct pv_report *r)
 {
 	const struct pv_losses *l = &r->losses;
 	if (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost && !r->lost_records &&
-	    !l->rekeys_incomplete)
+	    !l->rekeys_incomplete && !l->threads_cut_short)
 		return;
-	char rekeys[160] = "";
+	char rekeys[160] = "", cut[200] = "";
 	if (l->rekeys_incomplete)
 		snprintf(rekeys, sizeof(rekeys),
 			 ", %" PRIu64 " threads' calls into an unloaded object not told apart from "
 			 "a later one's",
 			 l->rekeys_incomplete);
+	if (l->threads_cut_short)
+		snprintf(cut, sizeof(cut),
+			 ", %" PRIu64 " threads still running whose events could not be read at the "
+			 "end (their open calls' costs stop at their last hook)",
+			 l->threads_cut_short);
 	pv_log("the profile is incomplete: %" PRIu64 " calls unrecorded and %" PRIu64
 	       " records lost for lack of memory, %" PRIu64 " arcs or call paths left out "
 	       "without their functions, %" PRIu64 " threads' events lost (closed by the "
-	       "program and not reopened)%s",
-	       l->unrecorded_calls, l->merge_failures, r->lost_records, l->counters_lost, rekeys);
+	       "program and not reopened)%s%s",
+	       l->unrecorded_calls, l->merge_failures, r->lost_records, l->counters_lost, rekeys,
+	       cut);
 }

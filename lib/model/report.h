@@ -64,6 +64,7 @@ struct pv_rthread {
 	uint64_t raw_total[PV_MAX_EVENTS];
 	double cpu_seconds; /* -1: unknown */
 	double wall_seconds;
+	int cut_short; /* its open calls' costs stop before the dump (losses) */
 };
 
 /* A process whose profile went into a merged one. */
