@@ -7,8 +7,12 @@ reads it (sampled time, the TSC, task-clock through read(2) from another
 thread). So its work hangs from its root, no self or total exceeds the run,
 and a thread's run is near the CPU it used. A thread whose events cannot be
 read then (the program closed them) is said to be cut short: in the JSON,
-and on stderr."""
+on stderr, in the graph's caption and in profviz report. A profile whose run
+total is below its selves' sum (written before this) never draws a share
+over 100 %, and says why."""
+import json
 import os
+import re
 import harness as h
 
 t = h.Tap()
@@ -108,4 +112,45 @@ with t.case("a worker whose events the program closed: cut short"):
     root, crunch = p.arc(None, "worker"), p.arc("worker", "crunch")
     t.ok(root["total"][1] >= crunch["total"][1] > 0,
          "closed: its costs up to its last hook still hang from its root")
+    dot = open(r.file("prof.dot")).read()
+    t.ok("1 thread still running at the end could not be read then: its open calls' costs "
+         "stop at its last hook" in dot and "(cut short: not read at the end)" in dot,
+         "closed: the graph's caption says so, and which thread")
+    rep = h.command("report", "--color", "never", r.file("prof.json"))
+    t.ok("1 thread still running at the end could not be read then" in rep.stdout,
+         "closed: profviz report says so", rep.stdout[:600])
+
+
+def shares_over_100(text):
+    return [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)%", text) if float(x) > 100.0001]
+
+
+with t.case("a run total below its selves' sum (an older profile)"):
+    r = run("exit", TASK_CLOCK, outputs="prof.json")
+    doc = r.json().data
+    # As the runtime wrote it when a worker's open calls were lost: its
+    # thread's run and its root arc 0, so the run's total is main's alone.
+    wid = doc["functions"].index(next(f for f in doc["functions"] if f["name"] == "worker"))
+    for a in doc["arcs"]:
+        if a["caller"] is None and a["callee"] == wid:
+            a["total"] = [0] * len(a["total"])
+            a["raw_total"] = [0] * len(a["raw_total"])
+    for f in doc["functions"]:
+        if f["name"] == "worker":
+            f["total"] = f["raw_total"] = [0] * len(f["total"])
+    doc["run_total"] = [sum(a["total"][e] for a in doc["arcs"] if a["caller"] is None)
+                        for e in range(len(doc["events"]))]
+    doc["raw_run_total"] = list(doc["run_total"])
+    old = h.write_json(r.workdir, "old.json", doc)
+    for e in ("time", "task-clock"):
+        rep = h.command("report", "--color", "never", "--event", e, "--top", "0", old)
+        t.eq(shares_over_100(rep.stdout), [], "old, %s: profviz report shows no share over 100%%"
+             % e)
+        t.ok("the run's total was" in rep.stdout and "shares are of the selves' sum" in rep.stdout,
+             "old, %s: ... and says its run total was below its selves" % e, rep.stdout[:800])
+    out = os.path.join(r.workdir, "old.dot")
+    d = h.command("dot", "-n", "0", "-e", "0", "-o", out, old)
+    dot = open(out).read() if d.returncode == 0 else ""
+    t.eq(shares_over_100(dot), [], "old: profviz dot draws no share over 100%")
+    t.ok("the run's total was" in dot, "old: ... and its caption says why")
 t.done()

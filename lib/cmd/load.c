@@ -456,6 +456,7 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		read_path(rd, json_array_get(paths, i), r, i);
 	read_threads(rd, root, r);
 	read_processes(rd, root, l);
+	pv_report_hold_run_total(r); /* a file written before open calls were counted */
 	r->node_threshold = PV_DEFAULT_NODE_THRESHOLD; /* as the runtime's graph */
 	r->edge_threshold = PV_DEFAULT_EDGE_THRESHOLD;
 }

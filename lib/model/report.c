@@ -257,6 +257,26 @@ static void convert(struct pv_report *r, const struct pv_profile *p, const doubl
 		r->clamped[e] = out_units(s->clamped[e], factor[e]);
 }
 
+void pv_report_hold_run_total(struct pv_report *r)
+{
+	/* Each amount was rounded to output units on its own. */
+	uint64_t rounding = (uint64_t)r->n_funcs + r->n_arcs;
+	for (unsigned e = 0; e < r->nev; e++) {
+		uint64_t selves = 0, raw_selves = 0;
+		for (unsigned i = 0; i < r->n_funcs; i++) {
+			selves += r->funcs[i].self[e];
+			raw_selves += r->funcs[i].raw_self[e];
+		}
+		r->run_total_raised[e] = 0;
+		if (selves > r->run_total[e] + rounding) {
+			r->run_total_raised[e] = selves - r->run_total[e];
+			r->run_total[e] = selves;
+		}
+		if (raw_selves > r->raw_run_total[e] + rounding)
+			r->raw_run_total[e] = raw_selves;
+	}
+}
+
 int pv_report_sort(struct pv_report *r)
 {
 	int *id_of = malloc((r->n_funcs ? r->n_funcs : 1) * sizeof(*id_of));
@@ -426,6 +446,7 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 	    build_threads(r, p, overhead, conv, sums.modelled) < 0)
 		goto out;
 	convert(r, p, conv->factor, &sums, arc_slot_of);
+	pv_report_hold_run_total(r);
 	status = pv_report_sort(r);
 out:
 	HASH_CLEAR(hh, fns);
