@@ -40,16 +40,25 @@ static void read_live(struct pv_thread *t, struct pv_thread_now *now)
 	now->at_last_hook = state == PV_COUNTERS_LOST;
 }
 
+/* ThreadSanitizer's, bound at load when its runtime is there: accesses
+ * between the two are neither checked nor recorded. */
+extern void __tsan_ignore_thread_begin(void) __attribute__((weak));
+extern void __tsan_ignore_thread_end(void) __attribute__((weak));
+
 /* Add the threads still running to snap, their open activations counted
  * as if they returned now. Other threads are read while they run: the hooks
  * take no lock, so nothing can stop them, and their last instants come out
- * approximate (tests/tsan.supp names this function); nothing of theirs is
+ * approximate. ThreadSanitizer is told to ignore these reads: a suppression
+ * by this function's name cannot match a read whose stack it no longer
+ * keeps when the thread's write comes later. Nothing of theirs is
  * written but their mode at exit. At exit, this thread's frames (its
  * suspended coroutines' too) are closed; another running thread's suspended
  * coroutines stay as they are: closing them means installing their stacks
  * in it. Caller holds pv_lock. */
 static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 {
+	if (__tsan_ignore_thread_begin)
+		__tsan_ignore_thread_begin();
 	for (struct pv_thread *t = pv_live; t; t = t->next) {
 		if (at_exit && t->mode != PV_MODE_OFF) {
 			t->mode = PV_MODE_OFF; /* nothing more is recorded */
@@ -63,6 +72,8 @@ static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 		read_live(t, &now);
 		pv_thread_hand_over_live(snap, t, &now);
 	}
+	if (__tsan_ignore_thread_end)
+		__tsan_ignore_thread_end();
 }
 
 /* dump() found nothing to write: no file was touched. */

@@ -264,7 +264,8 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 	qsort(open, n, sizeof(*open), by_func_then_depth);
 	uint64_t owed_ns = __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED);
 	uint64_t owed_samples = __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED);
-	uint64_t sampled_now = pv_thread_sampled_clock(t) + owed_ns;
+	/* Atomic, as the thread and the sampler add to it. */
+	uint64_t sampled_now = __atomic_load_n(&t->sampled_clock, __ATOMIC_RELAXED) + owed_ns;
 	for (size_t i = 0; i < n; i++) {
 		if (i && open[i].func == open[i - 1].func)
 			continue; /* nested in an open activation of its function */
