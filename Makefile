@@ -272,7 +272,7 @@ SAN_LIB := $(shell $(CC) -print-file-name=$(if $(filter thread,$(SAN)),libtsan.s
 SAN_SIGNALS := handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0
 TEST_ENV := PROFVIZ_TEST_PRELOAD="$(SAN_LIB) $(abspath $(SAN_SO))" PROFVIZ_TEST_SAN=$(SAN) \
 	ASAN_OPTIONS=detect_leaks=0:disable_coredump=0:$(SAN_SIGNALS) \
-	TSAN_OPTIONS=history_size=7:report_signal_unsafe=0:disable_coredump=0:die_after_fork=0:$(SAN_SIGNALS):suppressions=$(abspath tests/tsan.supp)
+	TSAN_OPTIONS=report_signal_unsafe=0:disable_coredump=0:die_after_fork=0:$(SAN_SIGNALS):suppressions=$(abspath tests/tsan.supp)
 endif
 
 # Test tiers, each ending in prove's summary; failures and skips are shown

@@ -136,6 +136,7 @@ int pv_lead_with_event(struct pv_loaded *l, const char *name)
 	l->events[e] = first;
 	swap_u64(r->run_total, 0, e);
 	swap_u64(r->raw_run_total, 0, e);
+	swap_u64(r->run_total_raised, 0, e);
 	swap_u64(r->clamped, 0, e);
 	swap_real(r->multiplexed, 0, e);
 	swap_real(r->caller_cost, 0, e);

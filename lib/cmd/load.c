@@ -326,6 +326,7 @@ static void read_threads(struct reader *rd, json_t *root, struct pv_report *r)
 		values_or(rd, t, "raw_total", r->nev, out->raw_total, out->total, where);
 		out->cpu_seconds = real_or(t, "cpu_seconds", -1);
 		out->wall_seconds = real_or(t, "wall_seconds", 0);
+		out->cut_short = json_is_true(json_object_get(t, "cut_short"));
 	}
 }
 
@@ -436,6 +437,8 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		(uint64_t)json_integer_value(json_object_get(losses, "counters_lost"));
 	r->losses.rekeys_incomplete =
 		(uint64_t)json_integer_value(json_object_get(losses, "rekeys_incomplete"));
+	r->losses.threads_cut_short =
+		(uint64_t)json_integer_value(json_object_get(losses, "threads_cut_short"));
 	r->lost_records = (uint64_t)json_integer_value(json_object_get(losses, "lost_records"));
 	read_sampling(rd, root, r);
 
@@ -462,6 +465,7 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		read_path(rd, json_array_get(paths, i), r, i);
 	read_threads(rd, root, r);
 	read_processes(rd, root, l);
+	pv_report_hold_run_total(r); /* a file written before open calls were counted */
 	r->node_threshold = PV_DEFAULT_NODE_THRESHOLD; /* as the runtime's graph */
 	r->edge_threshold = PV_DEFAULT_EDGE_THRESHOLD;
 	r->max_nodes = PV_DEFAULT_MAX_NODES;

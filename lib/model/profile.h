@@ -84,6 +84,9 @@ struct pv_losses {
 	uint64_t rekeys_incomplete; /* threads whose calls into an unloaded object
 				     * kept their old keys (retire.h): the thread
 				     * kept growing its index for two seconds */
+	uint64_t threads_cut_short; /* threads still running at the dump whose open
+				     * calls' costs stop before it: their events
+				     * could not be read then */
 };
 
 /* How the run's time was sampled (runtime/sampler.h), when it was: the
@@ -121,6 +124,7 @@ struct pv_thread_stat {
 	uint64_t total[PV_MAX_EVENTS]; /* raw: its calls from outside instrumented code */
 	double cpu_seconds;     /* its CPU time, or -1 if unknown */
 	double wall_seconds;    /* from its first profiled call to its summary */
+	int cut_short;          /* its open calls' costs stop before the dump (losses) */
 };
 
 struct pv_profile {

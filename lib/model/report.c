@@ -274,6 +274,26 @@ static void convert(struct pv_report *r, const struct pv_profile *p, const doubl
 		r->clamped[e] = out_units(s->clamped[e], factor[e]);
 }
 
+void pv_report_hold_run_total(struct pv_report *r)
+{
+	/* Each amount was rounded to output units on its own. */
+	uint64_t rounding = (uint64_t)r->n_funcs + r->n_arcs;
+	for (unsigned e = 0; e < r->nev; e++) {
+		uint64_t selves = 0, raw_selves = 0;
+		for (unsigned i = 0; i < r->n_funcs; i++) {
+			selves += r->funcs[i].self[e];
+			raw_selves += r->funcs[i].raw_self[e];
+		}
+		r->run_total_raised[e] = 0;
+		if (selves > r->run_total[e] + rounding) {
+			r->run_total_raised[e] = selves - r->run_total[e];
+			r->run_total[e] = selves;
+		}
+		if (raw_selves > r->raw_run_total[e] + rounding)
+			r->raw_run_total[e] = raw_selves;
+	}
+}
+
 int pv_report_sort(struct pv_report *r)
 {
 	int *id_of = malloc((r->n_funcs ? r->n_funcs : 1) * sizeof(*id_of));
@@ -333,6 +353,7 @@ static int build_threads(struct pv_report *r, const struct pv_profile *p,
 		rt->calls = ts->calls;
 		rt->cpu_seconds = ts->cpu_seconds;
 		rt->wall_seconds = ts->wall_seconds;
+		rt->cut_short = ts->cut_short;
 		for (unsigned e = 0; e < r->nev; e++) {
 			double raw = (double)ts->total[e], added = 0;
 			uint64_t framed = ts->calls - ts->inlined_calls;
@@ -445,6 +466,7 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 	    build_threads(r, p, overhead, conv, sums.modelled) < 0)
 		goto out;
 	convert(r, p, conv->factor, &sums, arc_slot_of);
+	pv_report_hold_run_total(r);
 	status = pv_report_sort(r);
 out:
 	HASH_CLEAR(hh, fns);
@@ -488,17 +510,23 @@ void pv_report_warn_losses(const struct pv_report *r)
 {
 	const struct pv_losses *l = &r->losses;
 	if (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost && !r->lost_records &&
-	    !l->rekeys_incomplete)
+	    !l->rekeys_incomplete && !l->threads_cut_short)
 		return;
-	char rekeys[160] = "";
+	char rekeys[160] = "", cut[200] = "";
 	if (l->rekeys_incomplete)
 		snprintf(rekeys, sizeof(rekeys),
 			 ", %" PRIu64 " threads' calls into an unloaded object not told apart from "
 			 "a later one's",
 			 l->rekeys_incomplete);
+	if (l->threads_cut_short)
+		snprintf(cut, sizeof(cut),
+			 ", %" PRIu64 " threads still running whose events could not be read at the "
+			 "end (their open calls' costs stop at their last hook)",
+			 l->threads_cut_short);
 	pv_log("the profile is incomplete: %" PRIu64 " calls unrecorded and %" PRIu64
 	       " records lost for lack of memory, %" PRIu64 " arcs or call paths left out "
 	       "without their functions, %" PRIu64 " threads' events lost (closed by the "
-	       "program and not reopened)%s",
-	       l->unrecorded_calls, l->merge_failures, r->lost_records, l->counters_lost, rekeys);
+	       "program and not reopened)%s%s",
+	       l->unrecorded_calls, l->merge_failures, r->lost_records, l->counters_lost, rekeys,
+	       cut);
 }

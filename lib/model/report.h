@@ -67,6 +67,7 @@ struct pv_rthread {
 	uint64_t raw_total[PV_MAX_EVENTS];
 	double cpu_seconds; /* -1: unknown */
 	double wall_seconds;
+	int cut_short; /* its open calls' costs stop before the dump (losses) */
 };
 
 /* A process whose profile went into a merged one. */
@@ -84,6 +85,8 @@ struct pv_report {
 	double multiplexed[PV_MAX_EVENTS]; /* running / enabled; 1 when never multiplexed */
 	uint64_t run_total[PV_MAX_EVENTS]; /* sum of the root arcs = sum of selves */
 	uint64_t raw_run_total[PV_MAX_EVENTS];
+	/* What pv_report_hold_run_total added to run_total: 0 in a whole profile */
+	uint64_t run_total_raised[PV_MAX_EVENTS];
 	int compensated;                   /* the hooks' cost was taken out */
 	double caller_cost[PV_MAX_EVENTS]; /* the calibrated overhead per call, output units */
 	double caller_miss_cost[PV_MAX_EVENTS];
@@ -139,6 +142,14 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *p,
 		    const struct pv_namer *names, const struct pv_conversion *conv,
 		    const struct pv_overhead *overhead);
 void pv_report_free(struct pv_report *r);
+
+/* The run's total is never below the sum of its functions' selves, which
+ * add up to it when every activation's cost was counted: a profile some of
+ * whose open activations are in no total (written before they were counted
+ * at the dump) would read every share too large, a self over 100 %. Raise
+ * it (and the raw one) to that sum, saying by how much in run_total_raised;
+ * a profile whose selves add up is left as it is, to the rounding. */
+void pv_report_hold_run_total(struct pv_report *r);
 
 /* Functions hottest first, ids their positions, and everything that refers
  * to them renumbered; arcs hottest first. (Ids on entry: positions.) 0, or

@@ -168,3 +168,24 @@ int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
 		 time ? " ns" : "", same ? " " : "", same ? same : "");
 	return 1;
 }
+
+int pv_totals_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	uint64_t cut = r->losses.threads_cut_short;
+	if (cut)
+		used += (size_t)snprintf(buf, size,
+					 "%" PRIu64 " thread%s still running at the end could not be "
+					 "read then: %s open calls' costs stop at %s last hook",
+					 cut, cut == 1 ? "" : "s", cut == 1 ? "its" : "their",
+					 cut == 1 ? "its" : "their");
+	if (e < r->nev && r->run_total_raised[e] && used < size) {
+		uint64_t run = r->run_total[e], was = run - r->run_total_raised[e];
+		snprintf(buf + used, size - used,
+			 "%sthe run's total was %.3g%% of its functions' selves, which add up to it: "
+			 "some open calls' costs are in no total, and shares are of the selves' sum",
+			 used ? "; " : "", run ? 100.0 * (double)was / (double)run : 0.0);
+	}
+	return buf[0] != '\0';
+}

@@ -86,4 +86,11 @@ int pv_short_run(const struct pv_report *r, unsigned e);
  * else 0 and buf empty. */
 int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t size);
 
+/* What is wrong with r's totals in e, for the graph's caption and profviz
+ * report, into buf: threads still running at the end whose events could not
+ * be read then (their open calls' costs stop at their last hook), and a run
+ * total raised to its functions' selves (pv_report_hold_run_total). 1 when
+ * there is something to say, else 0 and buf empty. */
+int pv_totals_text(const struct pv_report *r, unsigned e, char *buf, size_t size);
+
 #endif

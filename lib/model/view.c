@@ -353,6 +353,7 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 		      (const uint64_t (*)[PV_MAX_EVENTS])m.blocked_out) < 0)
 		goto done;
 	sum_raw_run(out);
+	pv_report_hold_run_total(out);
 	status = pv_report_sort(out);
 done:
 	pv_pairs_free(&b.arcs);

@@ -229,6 +229,8 @@ static void write_threads(FILE *out, const struct pv_report *r)
 		fprintf(out, "%.3f s wall", t->wall_seconds);
 		if (t->cpu_seconds >= 0)
 			fprintf(out, ", %.3f s CPU", t->cpu_seconds);
+		if (t->cut_short)
+			fputs(" (cut short: not read at the end)", out);
 	}
 	if (r->n_thread_list > PV_DOT_THREADS_SHOWN)
 		fprintf(out, "\\l  and %u more (the JSON lists all)",
@@ -266,6 +268,11 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 		}
 	}
 	write_compensation(out, r);
+	char totals[PV_DOT_CAPTION_MAX];
+	if (pv_totals_text(r, 0, totals, sizeof(totals))) {
+		fputs("\\l", out);
+		pv_dot_text(out, totals, sizeof(totals));
+	}
 	write_threads(out, r);
 	fputs("\\lbox: function / total % / (self %) / calls; "
 	      "arc: share of the run / of the caller's total / calls\\l", out);

@@ -186,10 +186,11 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		",\"threads\":%" PRIu64 ",\"wall_seconds\":%.9f,\"stray_exits\":%" PRIu64
 		",\"resyncs\":%" PRIu64 ",\"losses\":{\"unrecorded_calls\":%" PRIu64
 		",\"merge_failures\":%" PRIu64 ",\"lost_records\":%" PRIu64
-		",\"counters_lost\":%" PRIu64 ",\"rekeys_incomplete\":%" PRIu64 "}",
+		",\"counters_lost\":%" PRIu64 ",\"rekeys_incomplete\":%" PRIu64
+		",\"threads_cut_short\":%" PRIu64 "}",
 		r->threads, r->wall_seconds, r->stray_exits, r->resyncs, r->losses.unrecorded_calls,
 		r->losses.merge_failures, r->lost_records, r->losses.counters_lost,
-		r->losses.rekeys_incomplete);
+		r->losses.rekeys_incomplete, r->losses.threads_cut_short);
 	write_sampling(out, &r->sampling);
 	fputs(",\n\"functions\":[", out);
 	for (unsigned i = 0; i < r->n_funcs; i++) {
@@ -227,7 +228,8 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 			fprintf(out, ",\"cpu_seconds\":%.6f", t->cpu_seconds);
 		else
 			fputs(",\"cpu_seconds\":null", out);
-		fprintf(out, ",\"wall_seconds\":%.6f}", t->wall_seconds);
+		fprintf(out, ",\"wall_seconds\":%.6f", t->wall_seconds);
+		fputs(t->cut_short ? ",\"cut_short\":true}" : "}", out);
 	}
 	fputs("],\n\"arcs\":[", out);
 	for (unsigned i = 0; i < r->n_arcs; i++) {

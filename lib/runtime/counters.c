@@ -433,7 +433,9 @@ static int read_group(struct pv_counters *c, int lead, uint64_t *values, struct 
 }
 
 /* Every event's raw reading, never below its floor: a delta the hooks
- * take can then never wrap around. */
+ * take can then never wrap around. rdpmc NULL: from another thread than
+ * c's, which reads each perf event with read(2) (rdpmc reads the counter of
+ * the processor it runs on) and keeps no times (c's thread writes them). */
 PV_INLINE enum pv_counters_state read_all(struct pv_counters *c, const uint64_t *floor,
 					  uint64_t *now, pv_rdpmc_insn *rdpmc,
 					  pv_clock_insn *clock, void *ctx)
@@ -452,7 +454,7 @@ PV_INLINE enum pv_counters_state read_all(struct pv_counters *c, const uint64_t 
 		struct pv_rdpmc_sample s;
 		if (c->backend[i] == PV_BACKEND_TSC) {
 			v = clock(ctx);
-		} else if (c->page[i] &&
+		} else if (rdpmc && c->page[i] &&
 			   likely(pv_rdpmc_read(c->page[i], rdpmc, clock, ctx, &s) == PV_RDPMC_OK)) {
 			v = c->base[i] + s.raw;
 			note_times(c, i, s.enabled, s.running);
@@ -474,7 +476,7 @@ PV_INLINE enum pv_counters_state read_all(struct pv_counters *c, const uint64_t 
 		memcpy(now, floor, c->n * sizeof(uint64_t));
 		return state;
 	}
-	if (gt.read)
+	if (gt.read && rdpmc)
 		for (unsigned i = 0; i < c->n; i++)
 			if (c->leader[i] >= 0 && (gt.read >> c->leader[i]) & 1)
 				note_times(c, i, gt.enabled[c->leader[i]], gt.running[c->leader[i]]);
@@ -504,4 +506,10 @@ enum pv_counters_state pv_counters_read_simulated(struct pv_counters *c, const u
 						  pv_clock_insn *clock, void *ctx)
 {
 	return read_all(c, floor, now, rdpmc, clock, ctx);
+}
+
+enum pv_counters_state pv_counters_read_elsewhere(struct pv_counters *c, const uint64_t *floor,
+						  uint64_t *now)
+{
+	return read_all(c, floor, now, NULL, hw_clock, NULL);
 }

@@ -145,6 +145,13 @@ void pv_counters_reopen(struct pv_counters *c, const uint64_t *floor);
 enum pv_counters_state pv_counters_read(struct pv_counters *c, const uint64_t *floor,
 					uint64_t *now);
 
+/* The same from another thread than c's (a dump's snapshot of a thread
+ * still running): the TSC, and each perf event with read(2), which the
+ * kernel answers for the thread that opened it wherever it runs. Nothing of
+ * c is written. */
+enum pv_counters_state pv_counters_read_elsewhere(struct pv_counters *c, const uint64_t *floor,
+						  uint64_t *now);
+
 /* The same reader with the rdpmc and clock instructions replaced, for tests
  * on simulated mmap pages. */
 #include "runtime/rdpmc.h"

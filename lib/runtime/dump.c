@@ -18,6 +18,7 @@
 #include "base/log.h"
 #include "model/report.h"
 #include "output/file.h"
+#include "runtime/counters.h"
 #include "runtime/fds.h"
 #include "runtime/guard.h"
 #include "runtime/handover.h"
@@ -25,34 +26,54 @@
 #include "runtime/naming.h"
 #include "runtime/process.h"
 #include "runtime/runtime.h"
-#include "runtime/stack.h"
 #include "runtime/symbols.h"
 
-/* Add the threads still running to snap. Other threads are read while they
- * run: the hooks take no lock, so nothing can stop them, and their last
- * instants come out approximate (tests/tsan.supp names this function). At
- * exit, their frames are closed first where their counters can be read from
- * here (the TSC, or none). Caller holds pv_lock. */
+/* t's readings now, taken on this thread: its own events as its hooks read
+ * them; another thread's through what can be read from here (the TSC, and
+ * read(2) of its perf events, whichever processor it runs on). */
+static void read_live(struct pv_thread *t, struct pv_thread_now *now)
+{
+	enum pv_counters_state state = t == pv_self
+		? pv_counters_read(&t->counters, t->last, now->now)
+		: pv_counters_read_elsewhere(&t->counters, t->last, now->now);
+	/* GONE counts stop where they were lost, which the losses say already. */
+	now->at_last_hook = state == PV_COUNTERS_LOST;
+}
+
+/* ThreadSanitizer's, bound at load when its runtime is there: accesses
+ * between the two are neither checked nor recorded. */
+extern void __tsan_ignore_thread_begin(void) __attribute__((weak));
+extern void __tsan_ignore_thread_end(void) __attribute__((weak));
+
+/* Add the threads still running to snap, their open activations counted
+ * as if they returned now. Other threads are read while they run: the hooks
+ * take no lock, so nothing can stop them, and their last instants come out
+ * approximate. ThreadSanitizer is told to ignore these reads: a suppression
+ * by this function's name cannot match a read whose stack it no longer
+ * keeps when the thread's write comes later. Nothing of theirs is
+ * written but their mode at exit. At exit, this thread's frames (its
+ * suspended coroutines' too) are closed; another running thread's suspended
+ * coroutines stay as they are: closing them means installing their stacks
+ * in it. Caller holds pv_lock. */
 static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 {
+	if (__tsan_ignore_thread_begin)
+		__tsan_ignore_thread_begin();
 	for (struct pv_thread *t = pv_live; t; t = t->next) {
 		if (at_exit && t->mode != PV_MODE_OFF) {
-			/* Its readings can be taken from here: the TSC, or nothing
-			 * but the sampled clock in memory. */
-			int readable_here = t->run_mode == PV_MODE_CLOCK ||
-					    t->run_mode == PV_MODE_COUNT;
-			t->mode = PV_MODE_OFF;
-			/* Another running thread's suspended coroutines stay as they
-			 * are: closing them means installing their stacks in it. */
-			if (t == pv_self)
+			t->mode = PV_MODE_OFF; /* nothing more is recorded */
+			if (t == pv_self) {
 				pv_thread_close_all(t);
-			else if (readable_here) {
-				pv_thread_settle_owed(t, t->top->node);
-				pv_stack_close(t);
+				pv_thread_hand_over(snap, t);
+				continue;
 			}
 		}
-		pv_thread_hand_over(snap, t);
+		struct pv_thread_now now;
+		read_live(t, &now);
+		pv_thread_hand_over_live(snap, t, &now);
 	}
+	if (__tsan_ignore_thread_end)
+		__tsan_ignore_thread_end();
 }
 
 /* dump() found nothing to write: no file was touched. */

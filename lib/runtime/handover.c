@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/handover.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "base/clock.h"
 #include "runtime/naming.h"
+#include "runtime/stack.h"
 
 /* One thread's merge: where each of its nodes went among the paths. */
 struct merge {
@@ -166,7 +168,129 @@ static void thread_times(const struct pv_thread *t, struct pv_thread_stat *ts)
 	ts->wall_seconds = t->began_ns ? (double)(pv_monotonic_ns() - t->began_ns) * 1e-9 : 0;
 }
 
-void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
+/* ---- a live thread's open activations ---- */
+
+/* One open activation, and how deep it is (0: the bottom-most). */
+struct open_frame {
+	const struct pv_frame *f;
+	uintptr_t func;
+	size_t depth;
+};
+
+static int by_func_then_depth(const void *x, const void *y)
+{
+	const struct open_frame *a = x, *b = y;
+	if (a->func != b->func)
+		return a->func < b->func ? -1 : 1;
+	return a->depth < b->depth ? -1 : a->depth > b->depth;
+}
+
+/* What the open activation f of node n would add to the totals if it
+ * returned now: to its path, its function, its arc and, called from
+ * outside, the thread's run (as merge_node adds a returned one's). */
+static void add_open_total(struct merge *m, const struct pv_node *n, const uint64_t *total)
+{
+	struct pv_profile *p = m->map.p;
+	struct pv_path *x = pv_path_map_get(&m->map, n);
+	if (!x)
+		return; /* not merged: no memory, or made after the tree was walked */
+	void *fn = pv_key_fn(n->fn);
+	struct pv_fstat *f = pv_profile_func(p, fn);
+	struct pv_astat *a = pv_profile_arc(p, pv_key_fn(n->parent->fn), fn);
+	for (unsigned i = 0; i < p->nev; i++) {
+		x->total[i] += total[i];
+		if (f)
+			f->total[i] += total[i];
+		if (a)
+			a->total[i] += total[i];
+		if (m->ts && !n->parent->fn)
+			m->ts->total[i] += total[i];
+	}
+}
+
+/* The top's self since the thread's last hook, and the sampled time it
+ * owes (a thread in a wait owes it to the function that waited). */
+static void add_open_self(struct merge *m, const struct pv_thread *t, const struct pv_node *n,
+			  const struct pv_thread_now *now, uint64_t owed_ns, uint64_t owed_samples)
+{
+	struct pv_profile *p = m->map.p;
+	uint64_t self[PV_MAX_EVENTS] = { 0 }, samples = 0;
+	for (unsigned i = 0; i < t->nev; i++)
+		self[m->first + i] = now->now[i] > t->last[i] ? now->now[i] - t->last[i] : 0;
+	const struct pv_node *owes = n;
+	if (pv_runtime_kind_of(pv_key_fn(n->fn)) == PV_FUNC_WAIT && n->parent->fn)
+		owes = n->parent;
+	if (m->first) {
+		struct pv_path *x = pv_path_map_get(&m->map, owes);
+		struct pv_fstat *f = x ? pv_profile_func(p, pv_key_fn(owes->fn)) : NULL;
+		if (owes == n) {
+			self[0] = owed_ns;
+			samples = owed_samples;
+		} else if (f) {
+			x->self[0] += owed_ns;
+			f->self[0] += owed_ns;
+			x->samples += owed_samples;
+			f->samples += owed_samples;
+		}
+	}
+	if (pv_key_is_inlined(n->fn))
+		give_self_to_host(m, n, self, &samples);
+	struct pv_path *x = pv_path_map_get(&m->map, n);
+	struct pv_fstat *f = x ? pv_profile_func(p, pv_key_fn(n->fn)) : NULL;
+	if (!f)
+		return;
+	x->samples += samples;
+	f->samples += samples;
+	for (unsigned i = 0; i < p->nev; i++) {
+		x->self[i] += self[i];
+		f->self[i] += self[i];
+	}
+}
+
+/* Count t's open activations as if they returned now, without touching t:
+ * an activation nested in an open one of the same function adds no total
+ * (pv_pop_at's rule, told here by the function's first activation from the
+ * bottom). 0, or -1 when memory ran out (nothing added). */
+static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_thread_now *now)
+{
+	/* Read once: a thread still running moves its top meanwhile. Each step
+	 * down is at least a slot, so the slots below the top bound the walk. */
+	struct pv_frame *top = __atomic_load_n(&t->top, __ATOMIC_RELAXED);
+	if (top <= t->stack)
+		return 0;
+	size_t slots = (size_t)((char *)top - (char *)t->stack) / t->frame_size;
+	struct open_frame *open = malloc(slots * sizeof(*open));
+	if (!open)
+		return -1;
+	size_t n = 0;
+	for (struct pv_frame *f = top; f > t->stack && n < slots; f = pv_stack_under(t, f))
+		open[n++] = (struct open_frame){ f, (uintptr_t)f->node->func, 0 };
+	for (size_t i = 0; i < n; i++)
+		open[i].depth = n - 1 - i;
+	qsort(open, n, sizeof(*open), by_func_then_depth);
+	uint64_t owed_ns = __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED);
+	uint64_t owed_samples = __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED);
+	/* Atomic, as the thread and the sampler add to it. */
+	uint64_t sampled_now = __atomic_load_n(&t->sampled_clock, __ATOMIC_RELAXED) + owed_ns;
+	for (size_t i = 0; i < n; i++) {
+		if (i && open[i].func == open[i - 1].func)
+			continue; /* nested in an open activation of its function */
+		const struct pv_frame *f = open[i].f;
+		uint64_t total[PV_MAX_EVENTS] = { 0 };
+		if (m->first && sampled_now > f->sampled_start)
+			total[0] = sampled_now - f->sampled_start;
+		for (unsigned e = 0; e < t->nev; e++)
+			if (now->now[e] > f->start[e])
+				total[m->first + e] = now->now[e] - f->start[e];
+		add_open_total(m, f->node, total);
+	}
+	add_open_self(m, t, top->node, now, owed_ns, owed_samples);
+	free(open);
+	return 0;
+}
+
+static void hand_over(struct pv_profile *p, const struct pv_thread *t,
+		      const struct pv_thread_now *now)
 {
 	struct merge m = { { p, NULL }, pv_profile_thread_add(p), p->nev - t->nev };
 	struct pv_thread_stat times;
@@ -186,6 +310,14 @@ void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
 		p->sampling.blocked_ns += t->blocked_ns;
 	}
 	pv_cct_walk(&t->cct, merge_node, &m);
+	if (now) {
+		int has_open = t->top > t->stack;
+		if ((add_open(&m, t, now) < 0 || now->at_last_hook) && has_open) {
+			p->losses.threads_cut_short++;
+			if (m.ts)
+				m.ts->cut_short = 1;
+		}
+	}
 	pv_path_map_clear(&m.map);
 	p->threads++;
 	p->stray_exits += t->stray_exits;
@@ -196,4 +328,15 @@ void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
 		p->enabled[m.first + i] += t->counters.enabled[i];
 		p->running[m.first + i] += t->counters.running[i];
 	}
+}
+
+void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t)
+{
+	hand_over(p, t, NULL);
+}
+
+void pv_thread_hand_over_live(struct pv_profile *p, const struct pv_thread *t,
+			      const struct pv_thread_now *now)
+{
+	hand_over(p, t, now);
 }

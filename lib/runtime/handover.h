@@ -18,4 +18,20 @@
  * (p has one event more than t), its sampled time first. */
 void pv_thread_hand_over(struct pv_profile *p, const struct pv_thread *t);
 
+/* A live thread's readings, taken by whoever hands it over. */
+struct pv_thread_now {
+	uint64_t now[PV_MAX_EVENTS]; /* its events (t->nev), read now */
+	int at_last_hook; /* they could not be read: now holds its last hook's
+			   * readings, so what it ran since is in no cost */
+};
+
+/* The same for a thread whose activations are still open (a dump's snapshot
+ * of a live thread): each counted as if it returned at now's readings (and
+ * at the sampled clock with what the thread owes), as pv_pop_at would count
+ * it, in p only: t is not written, and goes on. A thread whose open
+ * activations cannot all be counted to now (at_last_hook, or no memory) is
+ * marked cut short in its summary and in p's losses. */
+void pv_thread_hand_over_live(struct pv_profile *p, const struct pv_thread *t,
+			      const struct pv_thread_now *now);
+
 #endif /* PV_RUNTIME_HANDOVER_H */

@@ -56,6 +56,7 @@ static pthread_key_t pv_thread_key;
 static pthread_once_t pv_once = PTHREAD_ONCE_INIT;
 static pthread_once_t pv_calibration_once = PTHREAD_ONCE_INIT;
 static pthread_once_t pv_sampler_once = PTHREAD_ONCE_INIT;
+static pthread_once_t pv_announce_once = PTHREAD_ONCE_INIT;
 int pv_ready;
 int pv_pid;
 int pv_child_pid;
@@ -216,6 +217,17 @@ static int open_counters(struct pv_thread *t)
 }
 
 static void calibrate(void);
+static unsigned live_thread_count(void);
+
+/* On the first instrumented call of the process: what start-up had to say
+ * (the notice, a bad setting), and progress lines from now on. A process
+ * that runs no instrumented code (a shell, timeout, time) says nothing. */
+static void announce(void)
+{
+	pv_stderr_speak();
+	if (!pv_config.disabled && pv_progress_start(pv_config.progress, live_thread_count) < 0)
+		pv_log("PROFVIZ_PROGRESS: no thread for it: no progress lines");
+}
 
 /* On the first instrumented call of the process, like the calibration. */
 static void start_sampler(void)
@@ -241,6 +253,7 @@ static void note_thread_clocks(struct pv_thread *t)
 static struct pv_thread *thread_setup(void)
 {
 	pthread_once(&pv_once, pv_init);
+	pthread_once(&pv_announce_once, announce);
 	if (pv_config.disabled)
 		return &pv_gone;
 	/* From the opening of its events to its place on the live list, where
@@ -605,11 +618,8 @@ static void pv_init(void)
 		else
 			pv_log("%s; writing %s; version %s", summary, files, pv_version);
 	}
-	if (!pv_config.disabled) {
+	if (!pv_config.disabled)
 		check_output_dirs();
-		if (pv_progress_start(pv_config.progress, live_thread_count) < 0)
-			pv_log("PROFVIZ_PROGRESS: no thread for it: no progress lines");
-	}
 	pv_debug(1, "pid %d, %s: %u events, debug level %d", pv_pid, pv_program, pv_events.n,
 		 pv_debug_level);
 	pv_ready = 1;

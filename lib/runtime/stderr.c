@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/stderr.h"
 
+#include <string.h>
 #include <sys/stat.h>
 
 #include "base/log.h"
@@ -30,11 +31,34 @@ static int destination(void)
 	return is_start_stderr(2) ? 2 : -1;
 }
 
+/* Start-up's lines, each with its '\0', until pv_stderr_speak; what does
+ * not fit is dropped (start-up says a few short lines). No malloc: the
+ * program's allocator may not be ready. */
+static char held[16384];
+static size_t held_used;
+static int holding;
+
 static void to_start_stderr(const char *line)
 {
+	if (__atomic_load_n(&holding, __ATOMIC_ACQUIRE)) {
+		size_t n = strlen(line) + 1;
+		if (held_used + n <= sizeof(held)) {
+			memcpy(held + held_used, line, n);
+			held_used += n;
+		}
+		return;
+	}
 	int fd = destination();
 	if (fd >= 0)
 		pv_log_write_line(fd, line);
+}
+
+void pv_stderr_speak(void)
+{
+	__atomic_store_n(&holding, 0, __ATOMIC_RELEASE);
+	for (size_t at = 0; at < held_used; at += strlen(held + at) + 1)
+		to_start_stderr(held + at);
+	held_used = 0;
 }
 
 void pv_stderr_init(void)
@@ -46,5 +70,6 @@ void pv_stderr_init(void)
 		had_stderr = 1;
 		stderr_copy = pv_fd_dup_private(2);
 	}
+	holding = 1;
 	pv_log_set_sink(to_start_stderr);
 }

@@ -6,6 +6,7 @@
  * mutually recursive sequences, checked against a brute-force model on
  * random call sequences too.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -647,6 +648,109 @@ static void test_random_against_model(void)
 	       mismatches, checks);
 }
 
+/* What a hand-over gave: every function's and arc's counts, the thread's run. */
+struct handed {
+	uint64_t calls[NFN], self[NFN][NEV], total[NFN][NEV];
+	uint64_t arc_calls[NFN + 1][NFN], arc_total[NFN + 1][NFN][NEV];
+	uint64_t run[NEV];
+};
+
+static void take(struct handed *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (int f = 0; f < NFN; f++) {
+		struct pv_fstat *fs = func(fn_addr(f));
+		h->calls[f] = fs->calls;
+		for (int c = 0; c <= NFN; c++) {
+			struct pv_astat *a = arc(c ? fn_addr(c - 1) : 0, fn_addr(f));
+			h->arc_calls[c][f] = a->calls;
+			memcpy(h->arc_total[c][f], a->total, sizeof(h->arc_total[c][f]));
+		}
+		memcpy(h->self[f], fs->self, sizeof(h->self[f]));
+		memcpy(h->total[f], fs->total, sizeof(h->total[f]));
+	}
+	if (prof.n_thread_stats)
+		memcpy(h->run, prof.thread_stats[0].total, sizeof(h->run));
+}
+
+/* A live thread handed over with its readings now: its open activations
+ * (recursion among them) count as closing them then would, and the thread
+ * is left as it was. */
+static void test_live_hand_over(void)
+{
+	int differ = 0, written = 0;
+	for (unsigned seed = 1; seed <= 100; seed++) {
+		srand(seed);
+		struct pv_thread *t = new_thread();
+		int open = 0;
+		uintptr_t stack[64];
+		for (int s = 0; s < 300 || !open; s++) {
+			fake_clock += (uint64_t)(rand() % 7);
+			if (!open || (open < 60 && rand() % 2)) {
+				stack[open++] = fn_addr(rand() % NFN);
+				enter(t, stack[open - 1]);
+			} else {
+				leave(t, stack[--open]);
+			}
+		}
+		fake_clock += 5;
+		struct pv_thread_now now = { .at_last_hook = 0 };
+		fake_read(t, now.now);
+		struct pv_frame *top = t->top;
+		uint64_t last = t->last[0], start = top->start[0];
+		pv_profile_clear(&prof);
+		pv_profile_init(&prof, NEV);
+		pv_thread_hand_over_live(&prof, t, &now);
+		written += t->top != top || t->last[0] != last || top->start[0] != start ||
+			   prof.losses.threads_cut_short;
+		static struct handed live, closed;
+		take(&live);
+		pv_thread_close_all(t);
+		merge(t);
+		take(&closed);
+		differ += memcmp(&live, &closed, sizeof(live)) != 0;
+	}
+	tap_ok(!differ, "live hand-over: open activations counted as closing them would (%d of "
+	       "100 sequences differ)", differ);
+	tap_ok(!written, "live hand-over: the thread is not written, nor cut short (%d)", written);
+}
+
+/* Open across a signal's frame (and the spare slot under it), and cut
+ * short when its events could not be read. */
+static void test_live_hand_over_signal(void)
+{
+	struct pv_thread *t = new_thread();
+	uint64_t saved[PV_MAX_EVENTS];
+	enter(t, MAIN);
+	enter(t, A);
+	fake_clock = 10;
+	pv_thread_signal_enter(t, 14, STACK_TOP - 64 * 10 + 32, saved);
+	depth = 10;
+	enter(t, B);
+	fake_clock = 14;
+	struct pv_thread_now now = { .at_last_hook = 1 };
+	memcpy(now.now, t->last, sizeof(now.now));
+	pv_profile_clear(&prof);
+	pv_profile_init(&prof, NEV);
+	pv_thread_hand_over_live(&prof, t, &now);
+	tap_is(func(MAIN)->total[0], 10, "live hand-over, signal: the interrupted frames' totals "
+	       "to the last hook");
+	tap_is(func(B)->total[0], 0, "live hand-over, signal: the handler's too");
+	tap_is(prof.thread_stats[0].total[0], 10, "live hand-over, signal: the thread's run");
+	tap_ok(prof.losses.threads_cut_short == 1 && prof.thread_stats[0].cut_short,
+	       "live hand-over: not read now, the thread is cut short");
+	fake_clock = 20;
+	fake_read(t, now.now);
+	now.at_last_hook = 0;
+	pv_profile_clear(&prof);
+	pv_profile_init(&prof, NEV);
+	pv_thread_hand_over_live(&prof, t, &now);
+	tap_ok(func(MAIN)->total[0] == 20 && func(B)->self[0] == 10 && func(B)->total[0] == 10 &&
+		       !prof.losses.threads_cut_short,
+	       "live hand-over, signal: read now, to now (main %" PRIu64 ", b %" PRIu64 ")",
+	       func(MAIN)->total[0], func(B)->total[0]);
+}
+
 int main(void)
 {
 	test_nested();
@@ -666,5 +770,7 @@ int main(void)
 	test_out_of_memory();
 	test_deepest();
 	test_random_against_model();
+	test_live_hand_over();
+	test_live_hand_over_signal();
 	return tap_done();
 }

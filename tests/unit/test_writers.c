@@ -355,7 +355,7 @@ int main(void)
 	       "JSON: names escaped");
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":0,\"merge_failures\":0,"
 				    "\"lost_records\":0,\"counters_lost\":0,"
-				    "\"rekeys_incomplete\":0}") != NULL,
+				    "\"rekeys_incomplete\":0,\"threads_cut_short\":0}") != NULL,
 	       "JSON: a complete profile says it lost nothing");
 	free(json);
 
@@ -375,7 +375,7 @@ int main(void)
 	json = render(pv_write_json, &r);
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":3,\"merge_failures\":0,"
 				    "\"lost_records\":2,\"counters_lost\":1,"
-				    "\"rekeys_incomplete\":0}") != NULL,
+				    "\"rekeys_incomplete\":0,\"threads_cut_short\":0}") != NULL,
 	       "JSON: the losses, each counted");
 	r.losses.rekeys_incomplete = 4;
 	messages_clear();
@@ -385,9 +385,27 @@ int main(void)
 	       "losses: re-keyings that gave up are said too");
 	free(json);
 	json = render(pv_write_json, &r);
-	tap_ok(json && strstr(json, "\"rekeys_incomplete\":4}") != NULL,
+	tap_ok(json && strstr(json, "\"rekeys_incomplete\":4,") != NULL,
 	       "JSON: ... and counted");
 	free(json);
+	r.losses.threads_cut_short = 2;
+	struct pv_rthread one = { .tid = 7, .calls = 1, .cut_short = 1 };
+	r.thread_list = &one;
+	r.n_thread_list = 1;
+	messages_clear();
+	pv_report_warn_losses(&r);
+	tap_ok(n_messages == 1 && strstr(messages[0], "unloaded object not told apart from a "
+					 "later one's, 2 threads still running whose events could "
+					 "not be read at the end (their open calls' costs stop at "
+					 "their last hook)"),
+	       "losses: threads cut short are said too");
+	json = render(pv_write_json, &r);
+	tap_ok(json && strstr(json, "\"threads_cut_short\":2}") != NULL &&
+		       strstr(json, "\"cut_short\":true}") != NULL,
+	       "JSON: ... counted, and the thread marked");
+	free(json);
+	r.thread_list = NULL;
+	r.n_thread_list = 0;
 	memset(&r.losses, 0, sizeof(r.losses));
 	r.lost_records = 0;
 
