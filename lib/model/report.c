@@ -281,6 +281,8 @@ void pv_report_hold_run_total(struct pv_report *r)
 	for (unsigned e = 0; e < r->nev; e++) {
 		uint64_t selves = 0, raw_selves = 0;
 		for (unsigned i = 0; i < r->n_funcs; i++) {
+			if (r->waits_apart && r->funcs[i].kind == PV_FUNC_WAIT)
+				continue; /* outside the run, in waited */
 			selves += r->funcs[i].self[e];
 			raw_selves += r->funcs[i].raw_self[e];
 		}

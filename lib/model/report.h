@@ -148,7 +148,8 @@ void pv_report_free(struct pv_report *r);
  * whose open activations are in no total (written before they were counted
  * at the dump) would read every share too large, a self over 100 %. Raise
  * it (and the raw one) to that sum, saying by how much in run_total_raised;
- * a profile whose selves add up is left as it is, to the rounding. */
+ * a profile whose selves add up is left as it is, to the rounding. With
+ * the waits apart, the waits' selves are outside the run (waited). */
 void pv_report_hold_run_total(struct pv_report *r);
 
 /* Functions hottest first, ids their positions, and everything that refers

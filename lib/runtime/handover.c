@@ -206,6 +206,7 @@ static void add_open_total(struct merge *m, const struct pv_node *n, const uint6
 		if (m->ts && !n->parent->fn)
 			m->ts->total[i] += total[i];
 	}
+	give_total_to_bodies(m, n, total); /* called from inside an open inlined body */
 }
 
 /* The top's self since the thread's last hook, and the sampled time it
@@ -233,8 +234,6 @@ static void add_open_self(struct merge *m, const struct pv_thread *t, const stru
 			f->samples += owed_samples;
 		}
 	}
-	if (pv_key_is_inlined(n->fn))
-		give_self_to_host(m, n, self, &samples);
 	struct pv_path *x = pv_path_map_get(&m->map, n);
 	struct pv_fstat *f = x ? pv_profile_func(p, pv_key_fn(n->fn)) : NULL;
 	if (!f)
