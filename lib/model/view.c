@@ -354,6 +354,11 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 		goto done;
 	sum_raw_run(out);
 	pv_report_hold_run_total(out);
+	/* The whole run's, its waits apart or not: built from a run that was
+	 * raised already, and raised by as much. */
+	for (unsigned ev = 0; ev < in->nev && v->kind == PV_VIEW_WHOLE; ev++)
+		if (!out->run_total_raised[ev])
+			out->run_total_raised[ev] = in->run_total_raised[ev];
 	status = pv_report_sort(out);
 done:
 	pv_pairs_free(&b.arcs);
