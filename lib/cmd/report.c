@@ -170,6 +170,8 @@ static void heading(const struct view *v)
 	char text[1024];
 	if (pv_sampling_text(r, v->ev, text, sizeof(text)))
 		printf("%s\n", text);
+	if (pv_report_losses_text(r, text, sizeof(text)))
+		printf("%s\n", text);
 	if (r->view)
 		printf("%s\n", r->view);
 }
