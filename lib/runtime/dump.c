@@ -25,6 +25,7 @@
 #include "runtime/naming.h"
 #include "runtime/process.h"
 #include "runtime/runtime.h"
+#include "runtime/sigdefer.h"
 #include "runtime/stack.h"
 #include "runtime/symbols.h"
 
@@ -78,6 +79,7 @@ static int dump(int at_exit, int exec_n)
 	struct pv_hotpcs_account pcs_read;
 	struct pv_hotpc *pcs = pv_hotpcs_copy(&pv_hotpcs, &n_pcs, &pcs_read);
 	pv_profile_add(&snap, &pv_profile);
+	snap.losses.unrecorded_calls += pv_sigdefer_lost(); /* handlers' */
 	if (pv_time_sampled) {
 		struct pv_sampling now;
 		pv_sampler_account(&pv_sampler, &now);

@@ -40,6 +40,7 @@
 #include "runtime/process.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
+#include "runtime/sigdefer.h"
 #include "runtime/stderr.h"
 #include "runtime/thread.h"
 #include "runtime/wrap/wrap.h"
@@ -292,10 +293,12 @@ static struct pv_thread *thread_start(void)
 {
 	struct pv_guard g;
 	pv_guard_enter(&g, &pv_starting); /* errno only: there is no state yet */
+	pv_sigdefer_hold(); /* a handler landing meanwhile runs once t is ready */
 	pv_self = &pv_starting;
 	struct pv_thread *t = thread_setup();
 	pv_self = t;
 	pv_guard_leave(&g);
+	pv_sigdefer_release();
 	return t;
 }
 
@@ -327,6 +330,7 @@ static void thread_end(void *arg)
 	struct pv_thread *t = arg;
 	struct pv_guard g;
 	pv_guard_enter(&g, t);
+	pv_sigdefer_hold(); /* a handler landing before the lock: after the end */
 	/* Signals stay blocked until t is gone; its frames are closed under
 	 * the lock, so never at once with the exit snapshot's closing them. */
 	sigset_t saved;
@@ -346,6 +350,7 @@ static void thread_end(void *arg)
 	munmap(t, sizeof(*t));
 	g.t = &pv_gone; /* t is unmapped: nothing to restore but errno */
 	pv_guard_leave(&g);
+	pv_sigdefer_release(); /* sent now, delivered as the mask comes back */
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
@@ -356,6 +361,8 @@ static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	if (t->mode == PV_MODE_UNBORN)
 		t = thread_start();
+	else if (t->mode == PV_MODE_BUSY)
+		pv_sigdefer_note_call(t); /* a handler's, unrecorded? */
 	pv_thread_enter_slow(fn, t, sp);
 }
 
@@ -399,6 +406,7 @@ static void fork_child_profile(void)
 	pv_dumped = 0;
 	pv_profile_clear(&pv_profile);
 	pv_hotpcs_clear(&pv_hotpcs);
+	pv_sigdefer_forget_lost();
 	struct pv_thread *t = pv_live;
 	while (t) {
 		struct pv_thread *next = t->next;

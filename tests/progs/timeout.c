@@ -5,7 +5,10 @@
  * while the runtime extends its call-path tree. Rounds go on until the
  * signal has interrupted the runtime (profviz.so's code) LANDINGS times, or
  * for at most 5000 rounds; then main calls after() 1000 times.
- * usage: timeout LANDINGS
+ * usage: timeout LANDINGS [resethand]
+ * resethand: the handler is installed with SA_RESETHAND, again each round;
+ * one whose action the kernel has reset cannot wait for the runtime's work
+ * to end (sigdefer.h), so it runs there and its longjmp abandons it.
  */
 #define _GNU_SOURCE
 #include <link.h>
@@ -96,16 +99,19 @@ static void after(int i)
 int main(int argc, char **argv)
 {
 	int want = argc > 1 ? atoi(argv[1]) : 20;
+	int resethand = argc > 2 && !strcmp(argv[2], "resethand");
 	volatile int rounds = 0; /* read after siglongjmp */
 	dl_iterate_phdr(find_runtime, NULL);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_timeout;
-	sa.sa_flags = SA_SIGINFO;
+	sa.sa_flags = SA_SIGINFO | (resethand ? SA_RESETHAND : 0);
 	sigaction(SIGALRM, &sa, NULL);
 	while (landed_in_runtime < want && rounds < 5000) {
 		if (sigsetjmp(timed_out, 1) == 0) {
 			rounds++;
+			if (resethand)
+				sigaction(SIGALRM, &sa, NULL);
 			struct itimerval once = { { 0, 0 }, { 0, 200 } };
 			setitimer(ITIMER_REAL, &once, NULL);
 			work_until_timeout();

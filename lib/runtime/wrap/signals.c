@@ -30,6 +30,7 @@
 #include "runtime/arch.h"
 #include "runtime/guard.h"
 #include "runtime/runtime.h"
+#include "runtime/sigdefer.h"
 #include "runtime/wrap/wrap.h"
 
 typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
@@ -65,6 +66,11 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 {
 	struct pv_thread *t = pv_self;
 	int arrival = t->mode;
+	/* In the runtime's work on this thread: sent again as it ends, and
+	 * recorded then (sigdefer.h). */
+	if (arrival == PV_MODE_BUSY &&
+	    pv_sigdefer_take(sig, info, user_action[sig].sa_flags, t->in_slow_path))
+		return;
 	struct pv_frame *restore = NULL;
 	uint64_t saved_last[PV_MAX_EVENTS];
 	struct pv_guard g;
@@ -89,8 +95,12 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	}
 	int was_abandonable = g.was_abandonable;
 	pv_guard_leave_abandonable(&g, entered);
+	/* Not recorded, though profiled: the handler's calls are counted lost. */
+	int lost = unrecorded || (arrival == PV_MODE_BUSY && pv_runtime_should_dump());
 	/* The handler may leave by longjmp, abandoning what it interrupted. */
 	pv_thread_handler_begins(t, unrecorded);
+	if (lost)
+		pv_sigdefer_unrecorded_begins(t);
 
 	struct sigaction *a = &user_action[sig];
 	if (a->sa_flags & SA_SIGINFO)
@@ -99,6 +109,8 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 		a->sa_handler(sig);
 
 	/* The handler's errno stays; the thread goes back to the mode the signal found. */
+	if (lost)
+		pv_sigdefer_unrecorded_ends(t);
 	pv_thread_handler_ends(t);
 	entered = pv_guard_enter_abandonable(&g, t);
 	if (restore)
