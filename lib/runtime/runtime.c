@@ -237,8 +237,10 @@ static void note_thread_clocks(struct pv_thread *t)
 }
 
 /* The thread's state; &pv_gone when it is not to be profiled, &pv_unborn
- * when it cannot be set up now. */
-static struct pv_thread *thread_setup(void)
+ * when it cannot be set up now. keyed: its end hands it over (the key's
+ * destructor); else whoever made it does (a handler's, after the thread's
+ * end). */
+static struct pv_thread *thread_setup(int keyed)
 {
 	pthread_once(&pv_once, pv_init);
 	if (pv_config.disabled)
@@ -282,20 +284,21 @@ static struct pv_thread *thread_setup(void)
 	pv_live = t;
 	pv_process_unlock(&saved);
 	pv_fds_runtime_ends(&fds_mask);
-	pthread_setspecific(pv_thread_key, t);
+	if (keyed)
+		pthread_setspecific(pv_thread_key, t);
 	return t;
 }
 
 /* A thread's first hook. Until its state is ready, the thread's hooks find
  * it busy: start-up may run the program's own instrumented code (its malloc,
  * under fopen), which must not start the thread a second time. */
-static struct pv_thread *thread_start(void)
+static struct pv_thread *thread_start(int keyed)
 {
 	struct pv_guard g;
 	pv_guard_enter(&g, &pv_starting); /* errno only: there is no state yet */
 	pv_sigdefer_hold(); /* a handler landing meanwhile runs once t is ready */
 	pv_self = &pv_starting;
-	struct pv_thread *t = thread_setup();
+	struct pv_thread *t = thread_setup(keyed);
 	pv_self = t;
 	pv_guard_leave(&g);
 	pv_sigdefer_release();
@@ -316,18 +319,9 @@ static void unlink_live(struct pv_thread *t)
 /* The key destructor rounds this thread has seen. */
 static __thread unsigned pv_key_rounds __attribute__((tls_model("initial-exec")));
 
-/* pthread key destructor: the thread is ending, hand its data over. Our key
- * is the process's first, so its destructor runs first in every round; the
- * program's own destructors may run instrumented code after it. Set again,
- * it is called again in the next round: the data goes over in the one
- * before glibc's last, which is left to runtimes that use the same device
- * to end threads last (a sanitizer's, whose key comes before ours). */
-static void thread_end(void *arg)
+/* Hand t's data over and take it down: the thread profiles no more. */
+static void thread_retire(struct pv_thread *t)
 {
-	if (++pv_key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS - 1 &&
-	    pthread_setspecific(pv_thread_key, arg) == 0)
-		return;
-	struct pv_thread *t = arg;
 	struct pv_guard g;
 	pv_guard_enter(&g, t);
 	pv_sigdefer_hold(); /* a handler landing before the lock: after the end */
@@ -354,13 +348,45 @@ static void thread_end(void *arg)
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
+/* pthread key destructor: the thread is ending, hand its data over. Our key
+ * is the process's first, so its destructor runs first in every round; the
+ * program's own destructors may run instrumented code after it. Set again,
+ * it is called again in the next round: the data goes over in the one
+ * before glibc's last, which is left to runtimes that use the same device
+ * to end threads last (a sanitizer's, whose key comes before ours). */
+static void thread_end(void *arg)
+{
+	if (++pv_key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS - 1 &&
+	    pthread_setspecific(pv_thread_key, arg) == 0)
+		return;
+	thread_retire(arg);
+}
+
+struct pv_thread *pv_runtime_handler_state(int *temporary)
+{
+	*temporary = 0;
+	if (pv_self != &pv_gone || !pv_runtime_should_dump())
+		return pv_self;
+	/* Past its end: glibc has run its key destructors, or is running the
+	 * last of them, so the handler's caller hands this one over. */
+	struct pv_thread *t = thread_start(0);
+	*temporary = pv_thread_has_state(t);
+	return t;
+}
+
+void pv_runtime_handler_state_done(struct pv_thread *t)
+{
+	if (pv_self == t && pv_thread_has_state(t))
+		thread_retire(t);
+}
+
 /* Everything the inlined paths do not do: a thread's first hook, then
  * thread.c's slow halves (new call paths, frames left by a longjmp, a full
  * stack, unmatched exits). */
 static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	if (t->mode == PV_MODE_UNBORN)
-		t = thread_start();
+		t = thread_start(1);
 	else if (t->mode == PV_MODE_BUSY)
 		pv_sigdefer_note_call(t); /* a handler's, unrecorded? */
 	pv_thread_enter_slow(fn, t, sp);

@@ -47,6 +47,15 @@ PV_HIDDEN void pv_runtime_module_closed(void *closing);
 /* Is time sampled in this run (the wait wrappers then time each wait)? */
 PV_HIDDEN int pv_runtime_sampled(void);
 
+/* A program's handler is about to run on this thread, which has ended (its
+ * data handed over): a state for the handler's run alone, and *temporary
+ * 1: pv_runtime_handler_state_done hands it over as the handler returns.
+ * (A thread before its first hook is set up by the handler's first hook,
+ * if it makes one: a process that runs no instrumented code writes
+ * nothing.) The thread's state, or the same sentinel. */
+PV_HIDDEN struct pv_thread *pv_runtime_handler_state(int *temporary);
+PV_HIDDEN void pv_runtime_handler_state_done(struct pv_thread *t);
+
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
 

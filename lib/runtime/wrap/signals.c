@@ -71,6 +71,13 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	if (arrival == PV_MODE_BUSY &&
 	    pv_sigdefer_take(sig, info, user_action[sig].sa_flags, t->in_slow_path))
 		return;
+	/* A thread past its end: a state for the handler, whose run is then
+	 * recorded. */
+	int temporary = 0;
+	if (arrival == PV_MODE_OFF) {
+		t = pv_runtime_handler_state(&temporary);
+		arrival = t->mode;
+	}
 	struct pv_frame *restore = NULL;
 	uint64_t saved_last[PV_MAX_EVENTS];
 	struct pv_guard g;
@@ -125,6 +132,8 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 		pv_signal_fence();
 		t->in_slow_path = was_abandonable;
 	}
+	if (temporary) /* the thread had ended: handed over as the handler's run ends */
+		pv_runtime_handler_state_done(t);
 }
 
 /* ---- the profile of a dying process ---- */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * "SIGTERM handler calls exit()" while worker threads come and go. The main
+ * thread blocks SIGTERM; workers, two at a time, each take a few thousand
+ * call paths they have not taken before and end; once ENDED of them have
+ * ended the program sends itself SIGTERM, which only a worker can take,
+ * wherever it is: in its own code, starting, or ending. The handler prints
+ * and calls exit(0).
+ * usage: term_workers [ENDED]
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NPATH 6
+static volatile long sink;
+static int ended;
+
+static void path0(unsigned used);
+static void path1(unsigned used);
+static void path2(unsigned used);
+static void path3(unsigned used);
+static void path4(unsigned used);
+static void path5(unsigned used);
+static void (*const paths[NPATH])(unsigned) = { path0, path1, path2, path3, path4, path5 };
+
+/* Every order of the functions not yet on the path: 1956 call paths (this
+ * one is not instrumented, so that they are not folded as recursion). */
+__attribute__((no_instrument_function)) static void onward(unsigned used)
+{
+	for (int i = 0; i < NPATH; i++)
+		if (!(used & 1u << i))
+			paths[i](used | 1u << i);
+}
+
+static void path0(unsigned used) { sink++; onward(used); }
+static void path1(unsigned used) { sink++; onward(used); }
+static void path2(unsigned used) { sink++; onward(used); }
+static void path3(unsigned used) { sink++; onward(used); }
+static void path4(unsigned used) { sink++; onward(used); }
+static void path5(unsigned used) { sink++; onward(used); }
+
+static void on_term(int sig)
+{
+	(void)sig;
+	static const char bye[] = "terminated\n";
+	if (write(1, bye, sizeof(bye) - 1) < 0)
+		sink++;
+	exit(0);
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	sigset_t term;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	pthread_sigmask(SIG_UNBLOCK, &term, NULL);
+	onward(0);
+	__atomic_add_fetch(&ended, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* Two workers at a time, each replaced as it ends. */
+static void *spawner(void *arg)
+{
+	(void)arg;
+	pthread_t a, b;
+	pthread_create(&a, NULL, worker, NULL);
+	for (;;) {
+		if (pthread_create(&b, NULL, worker, NULL) == 0)
+			pthread_join(a, NULL);
+		a = b;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int until = argc > 1 ? atoi(argv[1]) : 6;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigset_t term;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &term, NULL); /* inherited: the workers unblock it */
+	pthread_t t;
+	pthread_create(&t, NULL, spawner, NULL);
+	while (__atomic_load_n(&ended, __ATOMIC_SEQ_CST) < until)
+		usleep(100);
+	kill(getpid(), SIGTERM);
+	for (;;)
+		pause();
+}
