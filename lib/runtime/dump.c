@@ -86,6 +86,7 @@ static int dump(int at_exit, int exec_n)
 		pv_sampling_add(&snap.sampling, &now);
 	}
 	pv_lock_give(&pv_lock);
+	pv_hotpcs_say_refusal(&pv_hotpcs); /* the sampler's thread cannot say it */
 	if (!snap.funcs) {
 		/* Nothing instrumented ran here (a shell, make, timeout): writing
 		 * would only replace the files of a process that has a profile. */

@@ -77,8 +77,10 @@ static void open_pcring(struct pv_thread *t)
 {
 	int err = pv_pcring_open(&t->pcring, PV_PC_PERIOD_NS,
 				 pv_pcring_pages(PV_PC_PERIOD_NS, 50000000));
-	if (err < 0)
+	if (err < 0) {
 		pv_hotpcs_refused(&pv_hotpcs, err);
+		pv_hotpcs_say_refusal(&pv_hotpcs);
+	}
 }
 
 /* Threads start here: the first hook of each thread sets it up. */
@@ -224,8 +226,8 @@ static void start_sampler(void)
 	uintptr_t lo = 0, hi = 0;
 	pv_hotpcs_own_text(&lo, &hi);
 	pv_hotpcs_init(&pv_hotpcs, lo, hi);
-	if (pv_sampler_start(&pv_sampler, &pv_lock, &pv_live, &pv_hotpcs, pv_config.rate_hz, why,
-			     sizeof(why)) < 0)
+	if (pv_sampler_start(&pv_sampler, &pv_lock, &pv_live, &pv_hotpcs, pv_config.rate_hz,
+			     PV_PC_PERIOD_NS, why, sizeof(why)) < 0)
 		pv_log("%s: times are not sampled", why);
 }
 
@@ -274,8 +276,8 @@ static struct pv_thread *thread_setup(int keyed)
 	t->inlined_as_frames = pv_config.inlined_as_frames;
 	note_thread_clocks(t);
 	pv_sampler_thread_begins(t);
-	if (pv_time_sampled)
-		open_pcring(t);
+	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
+		open_pcring(t); /* else the sampler opens it, aside */
 	sigset_t saved;
 	pv_process_lock(&saved);
 	t->next = pv_live;
@@ -465,14 +467,14 @@ static void fork_child_profile(void)
 	self->tid = gettid_raw();
 	note_thread_clocks(self); /* the parent's thread clock is not this one's */
 	pv_sampler_thread_begins(self);
-	if (pv_time_sampled)
-		open_pcring(self);
 	self->blocked_ns = 0;
 	pv_thread_restart(self);
 	/* The parent's sampler thread is not in this copy: the child's own. */
 	char why[160];
 	if (pv_sampler_restart_in_child(&pv_sampler, why, sizeof(why)) < 0)
 		pv_log("%s: the child's times are not sampled", why);
+	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
+		open_pcring(self);
 }
 
 void pv_runtime_fds_taken(unsigned first, unsigned last)
@@ -569,6 +571,16 @@ static void check_output_dirs(void)
 	}
 }
 
+/* Are events read per call through perf descriptors (one per event and
+ * thread)? The TSC needs none. */
+static int events_take_descriptors(void)
+{
+	for (unsigned i = 0; i < pv_events.n; i++)
+		if (!pv_event_is_tsc(&pv_events.ev[i]))
+			return 1;
+	return 0;
+}
+
 static const char *env(const char *name)
 {
 	return getenv(name);
@@ -630,9 +642,11 @@ static void pv_init(void)
 			snprintf(files + strlen(files), sizeof(files) - strlen(files), "%s%s",
 				 i ? ", " : "", name);
 		}
-		/* A low limit shared with the program: say what profviz takes of it. */
+		/* A low limit shared with the program: say what profviz takes of it
+		 * (its events read per call; sampled time takes none). */
 		char fds[160] = "";
-		if (pv_fds_describe(fds, sizeof(fds)) && getdtablesize() <= 4096)
+		if (events_take_descriptors() && pv_fds_describe(fds, sizeof(fds)) &&
+		    getdtablesize() <= 4096)
 			pv_log("%s; writing %s; its descriptors (one per event and thread) take %s",
 			       summary, files, fds);
 		else

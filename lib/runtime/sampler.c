@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/close_range.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -123,10 +124,36 @@ static uint64_t next_random(uint64_t *state)
 	return *state = x;
 }
 
+/* Give up the program's descriptor table for an empty one of this
+ * thread's own (close_range copies nothing below 0), and say so to the
+ * starter. Linux 5.9 and later; before, the table stays shared. */
+static void own_table(struct pv_sampler *s)
+{
+	int own = syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0;
+	__atomic_store_n(&s->table, own ? 1 : 2, __ATOMIC_RELEASE);
+	pv_futex_wake(&s->table, 1);
+}
+
+/* t's PC ring, if it has none yet and none was refused: on the thread's
+ * behalf, from this thread's own descriptor table (under s->lock). */
+static void open_ring(struct pv_sampler *s, struct pv_thread *t)
+{
+	if (t->pcring.map || t->pcring.refused)
+		return;
+	int err = pv_pcring_open_thread(&t->pcring, t->tid, s->pc_period_ns,
+					pv_pcring_pages(s->pc_period_ns, 50000000));
+	if (err < 0) {
+		t->pcring.refused = 1;
+		pv_hotpcs_refused(s->hot, err);
+	}
+}
+
 static int sample(void *arg)
 {
 	struct pv_sampler *s = arg;
 	syscall(SYS_prctl, PR_SET_NAME, "profviz-sampler", 0, 0, 0); /* prctl() is a sanitizer's */
+	own_table(s);
+	int opens_rings = s->hot && s->pc_period_ns && s->table == 1;
 	uint64_t next = clock_ns(CLOCK_MONOTONIC);
 	uint64_t random = next | 1;
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -152,6 +179,8 @@ static int sample(void *arg)
 		s->account.looks++;
 		for (struct pv_thread *t = *s->live; t; t = t->next) {
 			pv_sampler_look(&s->account, t, thread_cpu_ns(t));
+			if (opens_rings)
+				open_ring(s, t);
 			if (s->hot)
 				pv_hotpcs_take(s->hot, &t->pcring);
 		}
@@ -224,24 +253,30 @@ static int spawn_clone(struct pv_sampler *s)
 
 static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
 {
+	__atomic_store_n(&s->table, 0, __ATOMIC_RELAXED);
 	int err = sanitizer_present() ? pv_own_thread_start(sample_as_pthread, s)
 				      : spawn_clone(s);
 	if (err) {
 		snprintf(why, why_size, "no thread for the sampler: %s", strerror(err));
 		return -1;
 	}
+	/* Whether it opens the rings, before any thread would open its own. */
+	while (__atomic_load_n(&s->table, __ATOMIC_ACQUIRE) == 0)
+		pv_futex_wait(&s->table, 0);
 	s->started = 1;
 	s->began_ns = pv_monotonic_ns();
 	return 0;
 }
 
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
-		     struct pv_hotpcs *hot, unsigned rate_hz, char *why, size_t why_size)
+		     struct pv_hotpcs *hot, unsigned rate_hz, uint64_t pc_period_ns, char *why,
+		     size_t why_size)
 {
 	memset(s, 0, sizeof(*s));
 	s->lock = lock;
 	s->live = live;
 	s->hot = hot;
+	s->pc_period_ns = pc_period_ns;
 	s->rate_hz = rate_hz ? rate_hz : 1;
 	s->period_ns = 1000000000u / s->rate_hz;
 	return start_thread(s, why, why_size);
