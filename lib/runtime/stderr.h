@@ -3,10 +3,14 @@
  * stderr.h — where the runtime's messages go: the stderr the process had at
  * start-up.
  *
- * It is kept as a copy of fd 2 out of the program's way (fds.h): a program
- * that closes fd 2 and opens a data file there never gets a message in it.
- * If the program closes the copy too, fd 2 is used while it is still the
- * same file; otherwise the message is dropped.
+ * Messages go to fd 2 while it is still that file (same device and inode),
+ * so the runtime holds no descriptor of its own for them. When the program
+ * is about to close or replace fd 2 (close, dup2, dup3, close_range,
+ * closefrom, freopen of stderr, daemon), a copy is made first, out of the
+ * program's way (fds.h): a program that closes fd 2 and opens a data file
+ * there never gets a message in it, and its messages still reach the
+ * start-up stderr. If the program closes the copy too, or takes fd 2 some
+ * other way (a system call of its own), the message is dropped.
  */
 #ifndef PV_RUNTIME_STDERR_H
 #define PV_RUNTIME_STDERR_H
@@ -14,5 +18,10 @@
 /* At start-up, before any message: remember this stderr, and make it
  * pv_log's sink. Until then messages go to fd 2 as it is. */
 void pv_stderr_init(void);
+
+/* fd 2 is about to be closed or replaced by the program: keep a copy of it
+ * first, if it is still the start-up stderr and none is kept yet. errno may
+ * change. */
+void pv_stderr_keep(void);
 
 #endif /* PV_RUNTIME_STDERR_H */
