@@ -9,6 +9,9 @@
  *        closes a file again and again while THREADS threads start and end,
  *        one after another, and says how often the file did not get that
  *        number.
+ *        fd_budget pipe: a pipe made before main (and profviz's first
+ *        hook); main closes its write end and reads: the pipe's end, unless
+ *        someone else holds that end (a copy of the descriptor table).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -111,8 +114,27 @@ static int race(int threads)
 	return 0;
 }
 
+static int early_pipe[2] = { -1, -1 };
+
+__attribute__((constructor, no_instrument_function)) static void make_pipe(void)
+{
+	if (pipe(early_pipe) != 0)
+		early_pipe[0] = early_pipe[1] = -1;
+}
+
+static int pipe_end(void)
+{
+	close(early_pipe[1]);
+	alarm(10); /* held open elsewhere: killed, not hung */
+	char c;
+	printf("the pipe's end: read %d\n", (int)read(early_pipe[0], &c, 1));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "pipe"))
+		return pipe_end();
 	struct rlimit lim = { LIMIT, LIMIT };
 	if (argc > 2 && !strcmp(argv[1], "race")) {
 		setrlimit(RLIMIT_NOFILE, &lim);
