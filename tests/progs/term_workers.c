@@ -52,6 +52,8 @@ static void on_term(int sig)
 	exit(0);
 }
 
+static int alive;
+
 static void *worker(void *arg)
 {
 	(void)arg;
@@ -61,19 +63,27 @@ static void *worker(void *arg)
 	pthread_sigmask(SIG_UNBLOCK, &term, NULL);
 	onward(0);
 	__atomic_add_fetch(&ended, 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&alive, 1, __ATOMIC_SEQ_CST);
 	return NULL;
 }
 
-/* Two workers at a time, each replaced as it ends. */
+/* Two workers at a time, each replaced as it ends; detached, so that none
+ * is left unjoined when the handler ends the process. */
 static void *spawner(void *arg)
 {
 	(void)arg;
-	pthread_t a, b;
-	pthread_create(&a, NULL, worker, NULL);
+	pthread_attr_t detached;
+	pthread_attr_init(&detached);
+	pthread_attr_setdetachstate(&detached, PTHREAD_CREATE_DETACHED);
 	for (;;) {
-		if (pthread_create(&b, NULL, worker, NULL) == 0)
-			pthread_join(a, NULL);
-		a = b;
+		if (__atomic_load_n(&alive, __ATOMIC_SEQ_CST) < 2) {
+			pthread_t t;
+			__atomic_add_fetch(&alive, 1, __ATOMIC_SEQ_CST);
+			if (pthread_create(&t, &detached, worker, NULL) != 0)
+				__atomic_sub_fetch(&alive, 1, __ATOMIC_SEQ_CST);
+		} else {
+			usleep(50);
+		}
 	}
 	return NULL;
 }
