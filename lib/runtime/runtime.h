@@ -12,13 +12,15 @@
 /* This thread's state; never NULL (a static sentinel before and after). */
 extern __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec")));
 
-/* In the copy of a dying process that signals.c makes with a raw fork, where
- * no other thread exists: the runtime's lock afresh, then the at-exit dump. */
-PV_HIDDEN int pv_runtime_dump_in_copy(void);
-
-/* The runtime's lock, for the fork of that copy: taken only if free now. */
-PV_HIDDEN int pv_runtime_trylock(void);
-PV_HIDDEN void pv_runtime_unlock(void);
+/* Write the profile, with every open frame closed, from a copy of the
+ * process made by a raw fork (no atfork handlers, no SIGCHLD) in which only
+ * this thread exists: a crash or a lock held at the fork can delay the
+ * caller by a moment (the copy is killed within 0.2 s of waiting on a
+ * lock, and said "no profile: ... a lock that " held_by), never stop it.
+ * The runtime's lock is held across the fork if it comes free within
+ * lock_tries ms. For a dying process (signals.c) and an exit from inside a
+ * signal handler. */
+PV_HIDDEN void pv_runtime_write_from_copy(int lock_tries, const char *held_by);
 
 /* Is there a profile to write from this process (enabled, not yet written,
  * not a vfork child sharing its parent's memory)? */
