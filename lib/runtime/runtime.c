@@ -219,6 +219,9 @@ static int open_counters(struct pv_thread *t)
 
 static void calibrate(void);
 
+/* The thread whose first call starts the sampler, whose ring it opens. */
+static struct pv_thread *sampler_first;
+
 /* On the first instrumented call of the process, like the calibration. */
 static void start_sampler(void)
 {
@@ -227,7 +230,7 @@ static void start_sampler(void)
 	pv_hotpcs_own_text(&lo, &hi);
 	pv_hotpcs_init(&pv_hotpcs, lo, hi);
 	if (pv_sampler_start(&pv_sampler, &pv_lock, &pv_live, &pv_hotpcs, pv_config.rate_hz,
-			     PV_PC_PERIOD_NS, why, sizeof(why)) < 0)
+			     PV_PC_PERIOD_NS, sampler_first, why, sizeof(why)) < 0)
 		pv_log("%s: times are not sampled", why);
 }
 
@@ -257,8 +260,6 @@ static struct pv_thread *thread_setup(int keyed)
 	 * pays nothing for it. */
 	if (pv_config.compensate && pv_events.n)
 		pthread_once(&pv_calibration_once, calibrate);
-	if (pv_time_sampled)
-		pthread_once(&pv_sampler_once, start_sampler);
 	/* Not malloc: the program's allocator may be instrumented, or not re-entrant here. */
 	struct pv_thread *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -275,6 +276,10 @@ static struct pv_thread *thread_setup(int keyed)
 	t->tid = gettid_raw();
 	t->inlined_as_frames = pv_config.inlined_as_frames;
 	note_thread_clocks(t);
+	if (pv_time_sampled) {
+		sampler_first = t; /* its ring opened as the sampler starts */
+		pthread_once(&pv_sampler_once, start_sampler);
+	}
 	pv_sampler_thread_begins(t);
 	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
 		open_pcring(t); /* else the sampler opens it, aside */
@@ -286,6 +291,8 @@ static struct pv_thread *thread_setup(int keyed)
 	pv_live = t;
 	pv_process_unlock(&saved);
 	pv_fds_runtime_ends(&fds_mask);
+	if (pv_time_sampled)
+		pv_sampler_thread_added(&pv_sampler);
 	if (keyed)
 		pthread_setspecific(pv_thread_key, t);
 	return t;
@@ -471,7 +478,7 @@ static void fork_child_profile(void)
 	pv_thread_restart(self);
 	/* The parent's sampler thread is not in this copy: the child's own. */
 	char why[160];
-	if (pv_sampler_restart_in_child(&pv_sampler, why, sizeof(why)) < 0)
+	if (pv_sampler_restart_in_child(&pv_sampler, self, why, sizeof(why)) < 0)
 		pv_log("%s: the child's times are not sampled", why);
 	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
 		open_pcring(self);

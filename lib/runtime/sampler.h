@@ -45,11 +45,13 @@ struct pv_sampler {
 	struct pv_sampling account; /* under lock */
 	struct pv_hotpcs *hot;    /* the threads' PC rings drained here at each look, or NULL */
 	uint64_t pc_period_ns;    /* the rings' period, for those it opens */
+	struct pv_thread *first;  /* the thread that starts it: its ring first */
 	int started;
 	/* Set by the sampler's thread as it starts, which its starter waits
 	 * for: 1 when it has a descriptor table of its own, and opens every
 	 * thread's PC ring itself (else each thread opens its own); 2 when not. */
 	int table;
+	int newcomers; /* 1: a thread has started, whose ring to open now */
 };
 
 /* Does the sampler open the threads' PC rings? */
@@ -61,15 +63,22 @@ static inline int pv_sampler_opens_rings(const struct pv_sampler *s)
 /* Start sampling the threads on *live every 1/rate_hz s, from a thread
  * with every signal blocked; with hot, draining their PC rings into it at
  * each look, and opening those of period pc_period_ns that are missing
- * (pv_sampler_opens_rings). Returns once the thread has started: 0, or -1
- * with a reason in why. */
+ * (pv_sampler_opens_rings), first's (the caller's, not yet live) before it
+ * returns. Returns once the thread has started: 0, or -1 with a reason in
+ * why. */
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
-		     struct pv_hotpcs *hot, unsigned rate_hz, uint64_t pc_period_ns, char *why,
-		     size_t why_size);
+		     struct pv_hotpcs *hot, unsigned rate_hz, uint64_t pc_period_ns,
+		     struct pv_thread *first, char *why, size_t why_size);
 
 /* In a fork child (the sampler thread is not there): start again, with an
- * account of its own. */
-int pv_sampler_restart_in_child(struct pv_sampler *s, char *why, size_t why_size);
+ * account of its own, first (the forking thread) its first ring. */
+int pv_sampler_restart_in_child(struct pv_sampler *s, struct pv_thread *first, char *why,
+				size_t why_size);
+
+/* A thread has just gone on the live list: the sampler, if it opens the
+ * rings, wakes to open its own (a futex wake), so that its PCs are taken
+ * from its start. */
+void pv_sampler_thread_added(struct pv_sampler *s);
 
 /* On t itself, before it goes on the live list: its CPU time so far is not
  * the sampler's to charge. */
