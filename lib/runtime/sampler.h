@@ -9,9 +9,9 @@
  * (bench/README.md, "Sampler candidates", measured the alternatives). The
  * sampler's thread gives up its share of the program's descriptor table
  * first thing (close_range's CLOSE_RANGE_UNSHARE, which copies none): the
- * PC rings of hot lines (pcring.h), which it opens for each thread it
- * finds without one, then take no number of the program's, not even for a
- * moment. Each
+ * PC rings of hot lines (pcring.h), which it opens for each thread as the
+ * thread starts (woken for it), then take no number of the program's, not
+ * even for a moment. Each
  * thread publishes where it is in one word (pv_thread.at): its top node while
  * the program's code runs, NULL while the hooks or the runtime run, so the
  * runtime's own time is dropped, never charged to a function. What a look
