@@ -12,11 +12,6 @@ import harness as h
 
 t = h.Tap()
 prog = h.build("term_workers", flags=h.NO_INLINE + ["-pthread"])
-# TSan's handler stands in for the program's behind profviz's trampoline and
-# runs the program's later, at a point of its own, where the thread may
-# have ended.
-TSAN = h.SANITIZER == "thread" and "TSan runs the program's handler later, outside " \
-    "profviz's trampoline"
 RUNS = 8
 ENDED = 6
 plain = h.run([prog, str(ENDED)], preload=False, timeout=20)
@@ -34,7 +29,7 @@ for i in range(RUNS):
         p = r.json()
         got = (p.calls("<signal SIGTERM>"), p.calls("on_term"))
         t.eq(got, (1, 1), "run %d: the delivery and the handler's call in the profile"
-             % (i + 1), skip=TSAN)
+             % (i + 1), skip=h.TSAN_RUNS_HANDLERS)
         t.eq(p.data["losses"]["unrecorded_calls"], 0, "run %d: nothing lost" % (i + 1))
         t.ok(p.calls("worker") >= ENDED and p.calls("path0") >= ENDED * 326,
              "run %d: the ended workers' calls are in (%d workers)" % (i + 1, p.calls("worker")))

@@ -10,9 +10,8 @@ import re
 import harness as h
 
 t = h.Tap()
-if h.SANITIZER == "thread":
-    t.skip("timeout handlers", "TSan takes the program's handlers over and runs them later, "
-           "at points of its own, outside profviz's trampoline")
+if h.TSAN_RUNS_HANDLERS:
+    t.skip("timeout handlers", h.TSAN_RUNS_HANDLERS)
     t.done()
 prog = h.build("timeout", flags=h.NO_INLINE)
 LANDINGS = 100

@@ -12,8 +12,7 @@
  * whose timer is a one-shot: a handler whose action the kernel has already
  * reset cannot wait for the runtime.
  */
-#define _GNU_SOURCE
-#include <link.h>
+#define _GNU_SOURCE /* runtime_text.h: dl_iterate_phdr, REG_RIP */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -21,41 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <ucontext.h>
+
+#include "runtime_text.h"
 
 static sigjmp_buf back_to_loop;
 static volatile sig_atomic_t alarms, in_runtime;
-static uintptr_t runtime_lo, runtime_hi;
 static volatile unsigned long sink;
 static unsigned long seed = 1;
-
-static int find_runtime(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	(void)arg;
-	if (!strstr(info->dlpi_name, "profviz"))
-		return 0;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-			runtime_lo = info->dlpi_addr + ph->p_vaddr;
-			runtime_hi = runtime_lo + ph->p_memsz;
-		}
-	}
-	return 1;
-}
 
 static void on_alarm(int sig, siginfo_t *info, void *context)
 {
 	(void)sig;
 	(void)info;
-#if defined(__x86_64__)
-	uintptr_t pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
-	if (pc >= runtime_lo && pc < runtime_hi)
-		in_runtime++;
-#else
-	(void)context;
-#endif
+	in_runtime += interrupted_runtime(context);
 	alarms++;
 	siglongjmp(back_to_loop, 1);
 }
@@ -89,7 +66,7 @@ int main(int argc, char **argv)
 {
 	int want = argc > 1 ? atoi(argv[1]) : 30;
 	int resethand = argc > 2 && !strcmp(argv[2], "resethand");
-	dl_iterate_phdr(find_runtime, NULL);
+	find_runtime_text();
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_alarm;

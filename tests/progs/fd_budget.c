@@ -23,26 +23,7 @@
 #include <unistd.h>
 
 #define LIMIT 128
-static pthread_barrier_t started, finish;
-static volatile double sink;
-
-static void work(void)
-{
-	double x = 0;
-	for (int i = 0; i < 1000; i++)
-		x += i;
-	sink = x;
-}
-
-static void *worker(void *arg)
-{
-	(void)arg;
-	work();
-	pthread_barrier_wait(&started);
-	pthread_barrier_wait(&finish);
-	work();
-	return NULL;
-}
+#include "fd_threads.h"
 
 /* Entries of /proc/self/fd, the directory's own descriptor left out. */
 static int fd_entries(void)
@@ -55,14 +36,6 @@ static int fd_entries(void)
 	while ((e = readdir(d)))
 		n += e->d_name[0] != '.' && atoi(e->d_name) != dirfd(d);
 	closedir(d);
-	return n;
-}
-
-static int open_all(int *fds, int max)
-{
-	int n = 0;
-	while (n < max && (fds[n] = open("/dev/null", O_RDONLY)) >= 0)
-		n++;
 	return n;
 }
 
@@ -91,7 +64,7 @@ static void *starter(void *arg)
 static int race(int threads)
 {
 	static int fds[LIMIT];
-	int n = open_all(fds, LIMIT);
+	int err, n = open_all(fds, LIMIT, &err);
 	if (n == 0)
 		return 1;
 	int left = fds[--n];
@@ -144,20 +117,14 @@ int main(int argc, char **argv)
 	if (setrlimit(RLIMIT_NOFILE, &lim) != 0)
 		perror("setrlimit");
 	pthread_t tid[256];
-	pthread_barrier_init(&started, NULL, (unsigned)threads + 1);
-	pthread_barrier_init(&finish, NULL, (unsigned)threads + 1);
-	for (int i = 0; i < threads; i++)
-		pthread_create(&tid[i], NULL, worker, NULL);
-	pthread_barrier_wait(&started);
+	start_workers(tid, threads);
 	work();
 	int entries = fd_entries();
 	static int fds[LIMIT];
-	int n = open_all(fds, LIMIT);
+	int err, n = open_all(fds, LIMIT, &err);
 	for (int i = 0; i < n; i++)
 		close(fds[i]);
 	printf("opened %d, fd entries %d\n", n, entries);
-	pthread_barrier_wait(&finish);
-	for (int i = 0; i < threads; i++)
-		pthread_join(tid[i], NULL);
+	finish_workers(tid, threads);
 	return 0;
 }
