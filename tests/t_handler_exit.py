@@ -16,23 +16,29 @@ t = h.Tap()
 prog = h.build("handler_exit", flags=h.NO_INLINE + ["-pthread"])
 RUNS = 10
 
-with t.case("exit() from a handler that interrupted malloc"):
-    written = 0
-    for i in range(RUNS):
-        try:
-            r = h.run([prog, "malloc"], outputs="prof.json", timeout=20)
-        except subprocess.TimeoutExpired:
-            t.ok(False, "malloc, run %d: the process ends (it hung)" % (i + 1))
-            continue
-        t.eq((r.rc, r.stdout), (0, b""), "malloc, run %d: it ends with the handler's status"
-             % (i + 1))
-        lost = [l for l in h.profviz_lines(r.stderr) if "no profile" in l]
-        there = os.path.exists(r.file("prof.json"))
-        written += there
-        t.ok(there != bool(lost) and all("waited for a lock" in l for l in lost),
-             "malloc, run %d: a profile, or a line saying why not" % (i + 1), r.stderr)
-    print("# malloc: %d profiles of %d runs (the others lost to malloc's lock, said)"
-          % (written, RUNS))
+# Under TSan the program's handler runs outside the trampoline, so profviz
+# cannot tell that the exit() is a handler's (and TSan's own checks fail
+# when the writer frees memory inside its free).
+if h.TSAN_RUNS_HANDLERS:
+    t.skip("exit() from a handler that interrupted malloc", h.TSAN_RUNS_HANDLERS)
+else:
+    with t.case("exit() from a handler that interrupted malloc"):
+        written = 0
+        for i in range(RUNS):
+            try:
+                r = h.run([prog, "malloc"], outputs="prof.json", timeout=20)
+            except subprocess.TimeoutExpired:
+                t.ok(False, "malloc, run %d: the process ends (it hung)" % (i + 1))
+                continue
+            t.eq((r.rc, r.stdout), (0, b""), "malloc, run %d: it ends with the handler's "
+                 "status" % (i + 1))
+            lost = [l for l in h.profviz_lines(r.stderr) if "no profile" in l]
+            there = os.path.exists(r.file("prof.json"))
+            written += there
+            t.ok(there != bool(lost) and all("waited for a lock" in l for l in lost),
+                 "malloc, run %d: a profile, or a line saying why not" % (i + 1), r.stderr)
+        print("# malloc: %d profiles of %d runs (the others lost to malloc's lock, said)"
+              % (written, RUNS))
 
 for mode in ("busy", "_exit"):
     with t.case("%s from a handler in the program's code" % mode):
