@@ -24,6 +24,12 @@ PRELOAD_LIST = os.environ.get("PROFVIZ_TEST_PRELOAD", PRELOAD)
 SANITIZED = "PROFVIZ_TEST_PRELOAD" in os.environ
 SANITIZER = os.environ.get("PROFVIZ_TEST_SAN", "")  # "address", "thread" or ""
 INSTRUMENT = ["-O2", "-g", "-finstrument-functions"]
+# Why a program's signal handlers cannot be followed under TSan, or None:
+# its handler stands behind profviz's trampoline in the program's place,
+# and runs the program's later, at points of its own, outside it.
+TSAN_RUNS_HANDLERS = SANITIZER == "thread" and \
+    "TSan takes the program's handlers over and runs them later, at points of its own, " \
+    "outside profviz's trampoline" or None
 # Every hook call then is a real call, as callgrind and the counts expect.
 NO_INLINE = ["-fno-inline", "-fno-partial-inlining", "-fno-ipa-cp", "-fno-ipa-sra",
              "-fno-optimize-sibling-calls"]
@@ -112,9 +118,11 @@ def build(name, sources=None, flags=(), compiler="gcc", libs=(), out=None,
     out = out or os.path.join(BUILD, name)
     cmd = [compiler] + list(instrument) + list(flags) + ["-o", out] + sources + list(libs)
     stamp = out + ".cmd"
+    # The programs' shared headers too: a source does not change with them.
+    headers = [os.path.join(PROGS, f) for f in os.listdir(PROGS) if f.endswith(".h")]
     fresh = os.path.exists(out) and os.path.exists(stamp) and \
         open(stamp).read() == repr(cmd) and \
-        all(os.path.getmtime(s) <= os.path.getmtime(out) for s in sources)
+        all(os.path.getmtime(s) <= os.path.getmtime(out) for s in sources + headers)
     if not fresh:
         subprocess.run(cmd, check=True)
         with open(stamp, "w") as f:

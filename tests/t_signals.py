@@ -6,9 +6,8 @@ the interrupted code's counts and arcs stay exact."""
 import harness as h
 
 t = h.Tap()
-if h.SANITIZER == "thread":
-    t.skip("signal handlers", "TSan takes the program's handlers over and runs them later, "
-           "at points of its own, outside profviz's trampoline")
+if h.TSAN_RUNS_HANDLERS:
+    t.skip("signal handlers", h.TSAN_RUNS_HANDLERS)
     t.done()
 prog = h.build("signals", flags=h.NO_INLINE)
 ROUNDS = 3000000

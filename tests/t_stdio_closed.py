@@ -17,7 +17,7 @@ def data(r):
     return {name: open(r.file(name)).read() for name in FILES}
 
 
-for mode in ("close", "closefrom"):
+for mode in ("close", "closefrom", "freopen"):
     with t.case(mode):
         plain = h.run([prog, mode], preload=False)
         t.eq(data(plain), FILES, "%s: the program's files without the preload" % mode)
@@ -25,9 +25,9 @@ for mode in ("close", "closefrom"):
         t.eq(r.rc, 0, "%s: exit status" % mode)
         t.eq(data(r), FILES, "%s: its files hold its data alone, at the same descriptors" % mode)
         lines = h.profviz_lines(r.stderr)
-        if mode == "close":
+        if mode != "closefrom":
             t.ok(any(l.startswith("profviz: cannot write %s: No such file" % NOWHERE)
-                     for l in lines), "close: the message on the start-up stderr", r.stderr)
+                     for l in lines), "%s: the message on the start-up stderr" % mode, r.stderr)
         else:
             # The program closed profviz's copy of stderr too: there is no
             # stderr left to tell, and the message is dropped.

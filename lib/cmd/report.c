@@ -200,6 +200,8 @@ static void heading(const struct view *v)
 		printf("%s\n", text);
 	if (pv_totals_text(r, v->ev, text, sizeof(text)))
 		printf("%s\n", text);
+	if (pv_report_losses_text(r, text, sizeof(text)))
+		printf("%s\n", text);
 	if (r->view)
 		printf("%s\n", r->view);
 }

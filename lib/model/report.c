@@ -508,27 +508,42 @@ int pv_report_event(const struct pv_report *r, const char *name)
 	return -1;
 }
 
-void pv_report_warn_losses(const struct pv_report *r)
+/* Appends ", N what" (or "N what" first) to buf when n is not 0. */
+static void add_loss(char *buf, size_t size, uint64_t n, const char *what)
+{
+	size_t len = strlen(buf);
+	if (n && len < size)
+		snprintf(buf + len, size - len, "%s%" PRIu64 " %s",
+			 buf[len - 1] == ' ' ? "" : ", ", n, what);
+}
+
+int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size)
 {
 	const struct pv_losses *l = &r->losses;
-	if (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost && !r->lost_records &&
-	    !l->rekeys_incomplete && !l->threads_cut_short)
-		return;
-	char rekeys[160] = "", cut[200] = "";
-	if (l->rekeys_incomplete)
-		snprintf(rekeys, sizeof(rekeys),
-			 ", %" PRIu64 " threads' calls into an unloaded object not told apart from "
-			 "a later one's",
-			 l->rekeys_incomplete);
-	if (l->threads_cut_short)
-		snprintf(cut, sizeof(cut),
-			 ", %" PRIu64 " threads still running whose events could not be read at the "
-			 "end (their open calls' costs stop at their last hook)",
-			 l->threads_cut_short);
-	pv_log("the profile is incomplete: %" PRIu64 " calls unrecorded and %" PRIu64
-	       " records lost for lack of memory, %" PRIu64 " arcs or call paths left out "
-	       "without their functions, %" PRIu64 " threads' events lost (closed by the "
-	       "program and not reopened)%s%s",
-	       l->unrecorded_calls, l->merge_failures, r->lost_records, l->counters_lost, rekeys,
-	       cut);
+	if (size)
+		buf[0] = '\0';
+	if (size < 2 || (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost &&
+			 !r->lost_records && !l->rekeys_incomplete && !l->threads_cut_short))
+		return 0;
+	snprintf(buf, size, "the profile is incomplete: ");
+	add_loss(buf, size, l->unrecorded_calls,
+		 "calls unrecorded (by signal handlers that ran inside profviz's own work, "
+		 "or for lack of memory or stack depth)");
+	add_loss(buf, size, l->merge_failures, "records lost for lack of memory");
+	add_loss(buf, size, r->lost_records, "arcs or call paths left out without their functions");
+	add_loss(buf, size, l->counters_lost,
+		 "threads' events lost (closed by the program and not reopened)");
+	add_loss(buf, size, l->rekeys_incomplete,
+		 "threads' calls into an unloaded object not told apart from a later one's");
+	add_loss(buf, size, l->threads_cut_short,
+		 "threads still running whose events could not be read at the end (their open "
+		 "calls' costs stop at their last hook)");
+	return 1;
+}
+
+void pv_report_warn_losses(const struct pv_report *r)
+{
+	char text[1024];
+	if (pv_report_losses_text(r, text, sizeof(text)))
+		pv_log("%s", text);
 }

@@ -176,6 +176,12 @@ static inline uint64_t pv_report_share_base(const struct pv_report *r,
 /* The index of the event named name in r, or -1. */
 int pv_report_event(const struct pv_report *r, const char *name);
 
+/* What the profile is missing, in one sentence naming only what it lacks
+ * ("the profile is incomplete: 3 calls unrecorded (...), ..."), for stderr,
+ * the graph's caption and profviz report. 1 if it lacks anything, else 0
+ * with buf empty. */
+int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size);
+
 /* Say on stderr, in one line, what the profile is missing, if anything. */
 void pv_report_warn_losses(const struct pv_report *r);
 

@@ -274,6 +274,11 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 		pv_dot_text(out, totals, sizeof(totals));
 	}
 	write_threads(out, r);
+	char lost[PV_DOT_CAPTION_MAX];
+	if (pv_report_losses_text(r, lost, sizeof(lost))) {
+		fputs("\\l", out);
+		pv_dot_text(out, lost, sizeof(lost));
+	}
 	fputs("\\lbox: function / total % / (self %) / calls; "
 	      "arc: share of the run / of the caller's total / calls\\l", out);
 	if (r->waits_apart)

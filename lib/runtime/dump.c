@@ -7,18 +7,27 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "profviz.h"
 #include "base/clock.h"
 #include "base/log.h"
+#include "base/sysraw.h"
 #include "model/report.h"
 #include "output/file.h"
 #include "runtime/counters.h"
+#include "runtime/arch.h"
 #include "runtime/fds.h"
 #include "runtime/guard.h"
 #include "runtime/handover.h"
@@ -26,6 +35,8 @@
 #include "runtime/naming.h"
 #include "runtime/process.h"
 #include "runtime/runtime.h"
+#include "runtime/sigdefer.h"
+#include "runtime/stack.h"
 #include "runtime/symbols.h"
 
 /* t's readings now, taken on this thread: its own events as its hooks read
@@ -99,12 +110,14 @@ static int dump(int at_exit, int exec_n)
 	struct pv_hotpcs_account pcs_read;
 	struct pv_hotpc *pcs = pv_hotpcs_copy(&pv_hotpcs, &n_pcs, &pcs_read);
 	pv_profile_add(&snap, &pv_profile);
+	snap.losses.unrecorded_calls += pv_sigdefer_lost(); /* handlers' */
 	if (pv_time_sampled) {
 		struct pv_sampling now;
 		pv_sampler_account(&pv_sampler, &now);
 		pv_sampling_add(&snap.sampling, &now);
 	}
 	pv_lock_give(&pv_lock);
+	pv_hotpcs_say_refusal(&pv_hotpcs); /* the sampler's thread cannot say it */
 	if (!snap.funcs) {
 		/* Nothing instrumented ran here (a shell, make, timeout): writing
 		 * would only replace the files of a process that has a profile. */
@@ -159,22 +172,136 @@ static int dump(int at_exit, int exec_n)
 	return status;
 }
 
-int pv_runtime_dump_in_copy(void)
+/* ---- the profile written from a copy of the process ---- */
+
+/* In the copy of the process, where no other thread exists: the runtime's
+ * lock afresh (whoever held it at the fork is not here to let go of it),
+ * then the at-exit dump. */
+static void dump_in_copy(void)
 {
-	/* Whoever held it at the fork is not in this copy to let go of it. */
 	pv_lock_reset(&pv_lock);
 	pv_fds_alone();
-	return dump(1, 0) < 0 ? -1 : 0;
+	/* The kernel copies no PC ring into a fork (pcring.h): what they held
+	 * at the last look is in the table already. */
+	for (struct pv_thread *t = pv_live; t; t = t->next)
+		pv_pcring_forget(&t->pcring);
+	dump(1, 0);
 }
 
-int pv_runtime_trylock(void)
+/* glibc's: re-initialises the lock of its list of streams. */
+extern void _IO_list_resetlock(void) __attribute__((weak));
+
+/* The copy writes on a stack of its own: the signal may have come on a small
+ * alternate stack, which the writer (symbols, formats) would overflow. */
+#define WRITER_STACK_BYTES ((size_t)8 << 20)
+
+/* In the copy, where no other thread exists: whatever lock another thread
+ * held at the fork stays held for good. */
+static void copy_writes_profile(void)
 {
-	return pv_lock_try(&pv_lock);
+	if (_IO_list_resetlock)
+		_IO_list_resetlock(); /* taken by fopen, which the writer calls */
+	size_t guard = (size_t)getpagesize(); /* an overflow ends the copy, nothing else */
+	char *stack = mmap(NULL, guard + WRITER_STACK_BYTES, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED || mprotect(stack, guard, PROT_NONE) != 0)
+		dump_in_copy(); /* on the stack the signal found */
+	else
+		pv_arch_call_on_stack(dump_in_copy, stack + guard + WRITER_STACK_BYTES);
 }
 
-void pv_runtime_unlock(void)
+/* "/proc/PID/syscall" into buf. */
+static void syscall_file(pid_t pid, char *buf)
 {
-	pv_lock_give(&pv_lock);
+	char digits[16];
+	int n = 0;
+	do
+		digits[n++] = (char)('0' + pid % 10);
+	while ((pid /= 10) > 0);
+	char *p = stpcpy(buf, "/proc/");
+	while (n > 0)
+		*p++ = digits[--n];
+	strcpy(p, "/syscall");
+}
+
+#define SYSCALL_LINE 256
+
+/* Is the copy waiting in a futex, at the same place as when last seen (in
+ * last)? With no other thread in it, nothing will ever wake it. */
+static int copy_still_in_futex(const char *path, char last[SYSCALL_LINE])
+{
+	char now[SYSCALL_LINE] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, now, sizeof(now) - 1);
+	pv_sys_close(fd);
+	if (n <= 0)
+		return 0;
+	now[n] = '\0';
+	int same = strcmp(now, last) == 0;
+	memcpy(last, now, sizeof(now));
+	char *end;
+	return strtol(now, &end, 10) == SYS_futex && end != now && same;
+}
+
+/* The runtime's own waits, as system calls: libc's functions would run
+ * blocking.c's wrappers, whose hooks have no business in a dying thread. */
+static pid_t wait_raw(pid_t pid, int flags, int *status)
+{
+	return (pid_t)syscall(SYS_wait4, pid, status, flags, NULL);
+}
+
+/* Until the copy has written the profile; not for long if it waits on a
+ * lock that was held at the fork (malloc's, the loader's). */
+static void wait_for_copy(pid_t child, const char *held_by)
+{
+	char path[64], seen[SYSCALL_LINE] = "";
+	syscall_file(child, path);
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	int stuck = 0;
+	for (int waited = 0; waited < 2000; waited++) { /* 20 s */
+		int status = 0;
+		pid_t done = wait_raw(child, WNOHANG | __WALL, &status);
+		if (done == child && WIFSIGNALED(status)) /* what it met, held mid-change */
+			pv_log("no profile: its writer died of signal %d", WTERMSIG(status));
+		if (done == child || (done < 0 && errno == ECHILD)) /* or reaped by the program */
+			return;
+		stuck = copy_still_in_futex(path, seen) ? stuck + 1 : 0;
+		if (stuck == 20)
+			break;
+		pv_sys_sleep(CLOCK_MONOTONIC, 0, &nap);
+	}
+	kill(child, SIGKILL);
+	wait_raw(child, __WALL, NULL);
+	if (stuck == 20)
+		pv_log("no profile: its writer waited for a lock that %s", held_by);
+	else
+		pv_log("no profile: its writer took more than 20 s");
+}
+
+void pv_runtime_write_from_copy(int lock_tries, const char *held_by)
+{
+	/* With the runtime's lock held across the fork, no other thread is
+	 * changing the profile the copy reads. */
+	int locked = 0;
+	struct timespec nap = { 0, 1000 * 1000 };
+	while (!(locked = pv_lock_try(&pv_lock)) && --lock_tries > 0)
+		pv_sys_sleep(CLOCK_MONOTONIC, 0, &nap);
+	/* fork without atfork handlers (they take locks), nor a SIGCHLD at its
+	 * end: the program neither sees the copy nor can reap it first. */
+	pid_t child = (pid_t)syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
+	if (child == 0) {
+		sigset_t all;
+		sigfillset(&all);
+		syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, _NSIG / 8);
+		copy_writes_profile();
+		syscall(SYS_exit_group, 0);
+	}
+	if (child > 0)
+		wait_for_copy(child, held_by);
+	if (locked)
+		pv_lock_give(&pv_lock);
 }
 
 int pv_runtime_should_dump(void)
@@ -200,12 +327,30 @@ PV_EXPORT int profviz_dump(void)
 	return dump_outside_hooks(0, 0) < 0 ? -1 : 0;
 }
 
-/* The process ends here: write once, with every open frame closed. */
+/* Is this thread running a handler of the program's? It may have
+ * interrupted anything, malloc holding its arena's lock included. */
+static int in_a_handler(void)
+{
+	return pv_thread_has_state(pv_self) && pv_self->signal_depth > 0;
+}
+
+/* The process ends here: write once, with every open frame closed. From
+ * inside a signal handler (a SIGTERM handler's exit()), from a copy of the
+ * process, as a dying one does: the writer's malloc would wait for good on
+ * an arena the interrupted code holds, and the copy can be given up. */
 void pv_runtime_exit_now(void)
 {
 	/* Once, even if two threads end the process at once (_exit and exit). */
 	if (!pv_runtime_should_dump() || __atomic_exchange_n(&pv_dumped, 1, __ATOMIC_SEQ_CST))
 		return;
+	if (in_a_handler()) {
+		struct pv_guard g;
+		pv_guard_enter(&g, pv_self);
+		pv_runtime_write_from_copy(100, "the code the signal handler interrupted, or "
+						"another thread, held");
+		pv_guard_leave(&g);
+		return;
+	}
 	dump_outside_hooks(1, 0);
 }
 

@@ -14,6 +14,7 @@
 #include <errno.h>
 
 #include "base/compiler.h"
+#include "runtime/sigdefer.h"
 #include "runtime/thread.h"
 
 struct pv_guard {
@@ -73,13 +74,15 @@ static inline int pv_guard_enter_abandonable(struct pv_guard *g, struct pv_threa
 }
 
 /* Leave; a thread left BUSY on purpose (a handler that runs unrecorded)
- * stays marked: its handler may still leave by longjmp. */
+ * stays marked: its handler may still leave by longjmp. Signals that landed
+ * in the section were set aside (sigdefer.h): they come now. */
 static inline void pv_guard_leave_abandonable(struct pv_guard *g, int entered)
 {
 	pv_guard_leave(g);
 	if (entered && g->t->mode != PV_MODE_BUSY) {
 		pv_signal_fence();
 		g->t->in_slow_path = g->was_abandonable;
+		pv_sigdefer_send();
 	}
 }
 

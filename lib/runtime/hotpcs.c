@@ -126,7 +126,15 @@ void pv_hotpcs_add(uintptr_t pc, void *arg)
 void pv_hotpcs_refused(struct pv_hotpcs *h, int err)
 {
 	__atomic_add_fetch(&h->account.refused, 1, __ATOMIC_RELAXED);
-	if (__atomic_exchange_n(&h->refusal_said, 1, __ATOMIC_RELAXED))
+	int none = 0;
+	__atomic_compare_exchange_n(&h->refusal, &none, err, 0, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
+}
+
+void pv_hotpcs_say_refusal(struct pv_hotpcs *h)
+{
+	int err = __atomic_load_n(&h->refusal, __ATOMIC_RELAXED);
+	if (!err || __atomic_exchange_n(&h->refusal_said, 1, __ATOMIC_RELAXED))
 		return;
 	char why[200];
 	pv_pcring_explain(err, why, sizeof(why));

@@ -40,6 +40,7 @@ struct pv_hotpcs {
 	size_t cap, used;       /* slots (a power of two), and those taken */
 	uintptr_t own_lo, own_hi; /* the runtime's code: [own_lo, own_hi) */
 	struct pv_hotpcs_account account;
+	int refusal;      /* the first ring's refusal (-errno), or 0 */
 	int refusal_said;
 };
 
@@ -53,10 +54,15 @@ void pv_hotpcs_init(struct pv_hotpcs *h, uintptr_t own_lo, uintptr_t own_hi);
  * when preloaded). 0, or -1 if it cannot be found. */
 int pv_hotpcs_own_text(uintptr_t *lo, uintptr_t *hi);
 
-/* A thread's pv_pcring_open failed with err: counted, and said once per
- * process in one line with the system's reason; the thread runs on
- * without hot lines. */
+/* A thread's ring could not be opened (err from pv_pcring_open): counted,
+ * and the first reason kept; the thread runs on without hot lines. Nothing
+ * of libc's: the sampler's thread calls it. */
 void pv_hotpcs_refused(struct pv_hotpcs *h, int err);
+
+/* Say why, once per process, in one line with the system's reason, if a
+ * ring was refused (on a thread of the program's: messages go to its
+ * stderr, which the sampler's descriptor table does not have). */
+void pv_hotpcs_say_refusal(struct pv_hotpcs *h);
 
 /* Drain r into h (pcring.h). */
 void pv_hotpcs_take(struct pv_hotpcs *h, struct pv_pcring *r);

@@ -71,9 +71,12 @@ static void unmap_ring(void *map, size_t bytes)
 	syscall(SYS_munmap, map, bytes);
 }
 
-/* The ring, and the event's descriptor in *keep (moved out of the
- * program's way, fds.h) when keep is not NULL, else closed at once. */
-static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages, int *keep)
+/* The ring of thread tid (0: the calling one), and the event's descriptor
+ * in *keep (moved out of the program's way, fds.h) when keep is not NULL,
+ * else closed at once. own_table: the calling thread's descriptor table is
+ * not the program's, which then never sees the descriptor. */
+static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigned data_pages,
+		     int *keep, int own_table)
 {
 	memset(r, 0, sizeof(*r));
 	if (keep)
@@ -87,11 +90,11 @@ static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_page
 	/* The descriptor lives from the open to the close below: the program
 	 * must not close or dup2 over its number meanwhile (fds.h). */
 	sigset_t saved;
-	if (!pv_fds_runtime_begins(1, &saved))
+	if (!own_table && !pv_fds_runtime_begins(1, &saved))
 		return -EAGAIN;
 	int err = 0;
 	void *map = MAP_FAILED;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
 	} else {
@@ -102,7 +105,8 @@ static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_page
 			*keep = pv_fd_dup_private(fd);
 		pv_sys_close(fd); /* the mapping holds the event */
 	}
-	pv_fds_runtime_ends(&saved);
+	if (!own_table)
+		pv_fds_runtime_ends(&saved);
 	if (err)
 		return err;
 	if (pv_pcring_attach(r, map, bytes) < 0) {
@@ -116,13 +120,19 @@ static int open_ring(struct pv_pcring *r, uint64_t period_ns, unsigned data_page
 
 int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
 {
-	return open_ring(r, period_ns, data_pages, NULL);
+	return open_ring(r, 0, period_ns, data_pages, NULL, 0);
+}
+
+int pv_pcring_open_thread(struct pv_pcring *r, pid_t tid, uint64_t period_ns,
+			  unsigned data_pages)
+{
+	return open_ring(r, tid, period_ns, data_pages, NULL, 1);
 }
 
 int pv_pcring_open_keeping(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages,
 			   int *fd)
 {
-	return open_ring(r, period_ns, data_pages, fd);
+	return open_ring(r, 0, period_ns, data_pages, fd, 0);
 }
 
 int pv_pcring_period(int fd, uint64_t period_ns)

@@ -3,13 +3,15 @@
  * pcring.h — one thread's sampled program counters, read from a perf ring
  * buffer by another thread.
  *
- * Each thread opens, for itself, a perf software task-clock event that
- * samples its user-space PC every period of its CPU time into a small ring
- * mapped from the event. Nothing is delivered to the thread: no signal, no
- * wake-up anyone waits for; and the descriptor is closed right after the
- * mapping, which keeps the event alive and counting (so the program's
- * descriptors are untouched, and a close or dup2 of the program's can never
- * hit it). The ring dies with its mapping: at munmap, at exec, when the
+ * Each thread has a perf software task-clock event that samples its
+ * user-space PC every period of its CPU time into a small ring mapped from
+ * the event. Nothing is delivered to the thread: no signal, no wake-up
+ * anyone waits for; and the descriptor is closed right after the mapping,
+ * which keeps the event alive and counting (so a close or dup2 of the
+ * program's can never hit it). The sampler opens the event for the thread
+ * from a descriptor table of its own, where the program's never sees it;
+ * without one, each thread opens its own, whose descriptor then takes a
+ * number of the program's for that moment. The ring dies with its mapping: at munmap, at exec, when the
  * process ends. The event follows its thread only: a fork's child inherits
  * neither the event nor the mapping (the kernel does not copy it).
  *
@@ -25,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct pv_pcring {
 	void *map;              /* the control page then the data; NULL: no ring */
@@ -33,6 +36,7 @@ struct pv_pcring {
 	uint64_t data_size;     /* its bytes, a power of two */
 	uint64_t samples;       /* PCs read so far */
 	uint64_t lost;          /* samples the kernel dropped: the ring was full */
+	int refused;            /* it could not be opened: not tried again */
 };
 
 /* What the reader hands each sampled PC to. */
@@ -53,6 +57,14 @@ unsigned pv_pcring_pages(uint64_t period_ns, uint64_t reads_ns);
  * failure. Hand r to its reader only once this has returned, whole (under
  * the lock the reader takes, hotpcs.h). */
 int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages);
+
+/* The same for thread tid of this process, from a thread whose descriptor
+ * table is its own (the sampler's, sampler.h): the event's descriptor never
+ * enters the program's table, not even for the moment between its opening
+ * and its closing, so no section of fds.h is entered. Nothing of libc's
+ * but system calls; errno may change. */
+int pv_pcring_open_thread(struct pv_pcring *r, pid_t tid, uint64_t period_ns,
+			  unsigned data_pages);
 
 /* The same, keeping the event's descriptor, so that its period can change
  * (pv_pcring_period): moved out of the program's way and claimed as the

@@ -41,6 +41,7 @@
 #include "runtime/process.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
+#include "runtime/sigdefer.h"
 #include "runtime/stderr.h"
 #include "runtime/thread.h"
 #include "runtime/wrap/wrap.h"
@@ -78,8 +79,10 @@ static void open_pcring(struct pv_thread *t)
 {
 	int err = pv_pcring_open(&t->pcring, PV_PC_PERIOD_NS,
 				 pv_pcring_pages(PV_PC_PERIOD_NS, 50000000));
-	if (err < 0)
+	if (err < 0) {
 		pv_hotpcs_refused(&pv_hotpcs, err);
+		pv_hotpcs_say_refusal(&pv_hotpcs);
+	}
 }
 
 /* Threads start here: the first hook of each thread sets it up. */
@@ -229,6 +232,9 @@ static void announce(void)
 		pv_log("PROFVIZ_PROGRESS: no thread for it: no progress lines");
 }
 
+/* The thread whose first call starts the sampler, whose ring it opens. */
+static struct pv_thread *sampler_first;
+
 /* On the first instrumented call of the process, like the calibration. */
 static void start_sampler(void)
 {
@@ -236,8 +242,8 @@ static void start_sampler(void)
 	uintptr_t lo = 0, hi = 0;
 	pv_hotpcs_own_text(&lo, &hi);
 	pv_hotpcs_init(&pv_hotpcs, lo, hi);
-	if (pv_sampler_start(&pv_sampler, &pv_lock, &pv_live, &pv_hotpcs, pv_config.rate_hz, why,
-			     sizeof(why)) < 0)
+	if (pv_sampler_start(&pv_sampler, &pv_lock, &pv_live, &pv_hotpcs, pv_config.rate_hz,
+			     PV_PC_PERIOD_NS, sampler_first, why, sizeof(why)) < 0)
 		pv_log("%s: times are not sampled", why);
 }
 
@@ -249,8 +255,10 @@ static void note_thread_clocks(struct pv_thread *t)
 }
 
 /* The thread's state; &pv_gone when it is not to be profiled, &pv_unborn
- * when it cannot be set up now. */
-static struct pv_thread *thread_setup(void)
+ * when it cannot be set up now. keyed: its end hands it over (the key's
+ * destructor); else whoever made it does (a handler's, after the thread's
+ * end). */
+static struct pv_thread *thread_setup(int keyed)
 {
 	pthread_once(&pv_once, pv_init);
 	pthread_once(&pv_announce_once, announce);
@@ -266,8 +274,6 @@ static struct pv_thread *thread_setup(void)
 	 * pays nothing for it. */
 	if (pv_config.compensate && pv_events.n)
 		pthread_once(&pv_calibration_once, calibrate);
-	if (pv_time_sampled)
-		pthread_once(&pv_sampler_once, start_sampler);
 	/* Not malloc: the program's allocator may be instrumented, or not re-entrant here. */
 	struct pv_thread *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -284,9 +290,13 @@ static struct pv_thread *thread_setup(void)
 	t->tid = gettid_raw();
 	t->inlined_as_frames = pv_config.inlined_as_frames;
 	note_thread_clocks(t);
+	if (pv_time_sampled) {
+		sampler_first = t; /* its ring opened as the sampler starts */
+		pthread_once(&pv_sampler_once, start_sampler);
+	}
 	pv_sampler_thread_begins(t);
-	if (pv_time_sampled)
-		open_pcring(t);
+	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
+		open_pcring(t); /* else the sampler opens it, aside */
 	sigset_t saved;
 	pv_process_lock(&saved);
 	t->next = pv_live;
@@ -295,21 +305,26 @@ static struct pv_thread *thread_setup(void)
 	pv_live = t;
 	pv_process_unlock(&saved);
 	pv_fds_runtime_ends(&fds_mask);
-	pthread_setspecific(pv_thread_key, t);
+	if (pv_time_sampled)
+		pv_sampler_thread_added(&pv_sampler);
+	if (keyed)
+		pthread_setspecific(pv_thread_key, t);
 	return t;
 }
 
 /* A thread's first hook. Until its state is ready, the thread's hooks find
  * it busy: start-up may run the program's own instrumented code (its malloc,
  * under fopen), which must not start the thread a second time. */
-static struct pv_thread *thread_start(void)
+static struct pv_thread *thread_start(int keyed)
 {
 	struct pv_guard g;
 	pv_guard_enter(&g, &pv_starting); /* errno only: there is no state yet */
+	pv_sigdefer_hold(); /* a handler landing meanwhile runs once t is ready */
 	pv_self = &pv_starting;
-	struct pv_thread *t = thread_setup();
+	struct pv_thread *t = thread_setup(keyed);
 	pv_self = t;
 	pv_guard_leave(&g);
+	pv_sigdefer_release();
 	return t;
 }
 
@@ -327,20 +342,12 @@ static void unlink_live(struct pv_thread *t)
 /* The key destructor rounds this thread has seen. */
 static __thread unsigned pv_key_rounds __attribute__((tls_model("initial-exec")));
 
-/* pthread key destructor: the thread is ending, hand its data over. Our key
- * is the process's first, so its destructor runs first in every round; the
- * program's own destructors may run instrumented code after it. Set again,
- * it is called again in the next round: the data goes over in the one
- * before glibc's last, which is left to runtimes that use the same device
- * to end threads last (a sanitizer's, whose key comes before ours). */
-static void thread_end(void *arg)
+/* Hand t's data over and take it down: the thread profiles no more. */
+static void thread_retire(struct pv_thread *t)
 {
-	if (++pv_key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS - 1 &&
-	    pthread_setspecific(pv_thread_key, arg) == 0)
-		return;
-	struct pv_thread *t = arg;
 	struct pv_guard g;
 	pv_guard_enter(&g, t);
+	pv_sigdefer_hold(); /* a handler landing before the lock: after the end */
 	/* Signals stay blocked until t is gone; its frames are closed under
 	 * the lock, so never at once with the exit snapshot's closing them. */
 	sigset_t saved;
@@ -360,7 +367,40 @@ static void thread_end(void *arg)
 	munmap(t, sizeof(*t));
 	g.t = &pv_gone; /* t is unmapped: nothing to restore but errno */
 	pv_guard_leave(&g);
+	pv_sigdefer_release(); /* sent now, delivered as the mask comes back */
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
+/* pthread key destructor: the thread is ending, hand its data over. Our key
+ * is the process's first, so its destructor runs first in every round; the
+ * program's own destructors may run instrumented code after it. Set again,
+ * it is called again in the next round: the data goes over in the one
+ * before glibc's last, which is left to runtimes that use the same device
+ * to end threads last (a sanitizer's, whose key comes before ours). */
+static void thread_end(void *arg)
+{
+	if (++pv_key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS - 1 &&
+	    pthread_setspecific(pv_thread_key, arg) == 0)
+		return;
+	thread_retire(arg);
+}
+
+struct pv_thread *pv_runtime_handler_state(int *temporary)
+{
+	*temporary = 0;
+	if (pv_self != &pv_gone || !pv_runtime_should_dump())
+		return pv_self;
+	/* Past its end: glibc has run its key destructors, or is running the
+	 * last of them, so the handler's caller hands this one over. */
+	struct pv_thread *t = thread_start(0);
+	*temporary = pv_thread_has_state(t);
+	return t;
+}
+
+void pv_runtime_handler_state_done(struct pv_thread *t)
+{
+	if (pv_self == t && pv_thread_has_state(t))
+		thread_retire(t);
 }
 
 /* Everything the inlined paths do not do: a thread's first hook, then
@@ -369,7 +409,9 @@ static void thread_end(void *arg)
 static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	if (t->mode == PV_MODE_UNBORN)
-		t = thread_start();
+		t = thread_start(1);
+	else if (t->mode == PV_MODE_BUSY)
+		pv_sigdefer_note_call(t); /* a handler's, unrecorded? */
 	pv_thread_enter_slow(fn, t, sp);
 }
 
@@ -413,6 +455,7 @@ static void fork_child_profile(void)
 	pv_dumped = 0;
 	pv_profile_clear(&pv_profile);
 	pv_hotpcs_clear(&pv_hotpcs);
+	pv_sigdefer_forget_lost();
 	struct pv_thread *t = pv_live;
 	while (t) {
 		struct pv_thread *next = t->next;
@@ -445,14 +488,14 @@ static void fork_child_profile(void)
 	self->tid = gettid_raw();
 	note_thread_clocks(self); /* the parent's thread clock is not this one's */
 	pv_sampler_thread_begins(self);
-	if (pv_time_sampled)
-		open_pcring(self);
 	self->blocked_ns = 0;
 	pv_thread_restart(self);
 	/* The parent's sampler thread is not in this copy: the child's own. */
 	char why[160];
-	if (pv_sampler_restart_in_child(&pv_sampler, why, sizeof(why)) < 0)
+	if (pv_sampler_restart_in_child(&pv_sampler, self, why, sizeof(why)) < 0)
 		pv_log("%s: the child's times are not sampled", why);
+	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
+		open_pcring(self);
 }
 
 void pv_runtime_fds_taken(unsigned first, unsigned last)
@@ -549,6 +592,16 @@ static void check_output_dirs(void)
 	}
 }
 
+/* Are events read per call through perf descriptors (one per event and
+ * thread)? The TSC needs none. */
+static int events_take_descriptors(void)
+{
+	for (unsigned i = 0; i < pv_events.n; i++)
+		if (!pv_event_is_tsc(&pv_events.ev[i]))
+			return 1;
+	return 0;
+}
+
 static const char *env(const char *name)
 {
 	return getenv(name);
@@ -610,9 +663,11 @@ static void pv_init(void)
 			snprintf(files + strlen(files), sizeof(files) - strlen(files), "%s%s",
 				 i ? ", " : "", name);
 		}
-		/* A low limit shared with the program: say what profviz takes of it. */
+		/* A low limit shared with the program: say what profviz takes of it
+		 * (its events read per call; sampled time takes none). */
 		char fds[160] = "";
-		if (pv_fds_describe(fds, sizeof(fds)) && getdtablesize() <= 4096)
+		if (events_take_descriptors() && pv_fds_describe(fds, sizeof(fds)) &&
+		    getdtablesize() <= 4096)
 			pv_log("%s; writing %s; its descriptors (one per event and thread) take %s; "
 			       "version %s", summary, files, fds, pv_version);
 		else

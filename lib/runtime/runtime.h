@@ -12,13 +12,15 @@
 /* This thread's state; never NULL (a static sentinel before and after). */
 extern __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec")));
 
-/* In the copy of a dying process that signals.c makes with a raw fork, where
- * no other thread exists: the runtime's lock afresh, then the at-exit dump. */
-PV_HIDDEN int pv_runtime_dump_in_copy(void);
-
-/* The runtime's lock, for the fork of that copy: taken only if free now. */
-PV_HIDDEN int pv_runtime_trylock(void);
-PV_HIDDEN void pv_runtime_unlock(void);
+/* Write the profile, with every open frame closed, from a copy of the
+ * process made by a raw fork (no atfork handlers, no SIGCHLD) in which only
+ * this thread exists: a crash or a lock held at the fork can delay the
+ * caller by a moment (the copy is killed within 0.2 s of waiting on a
+ * lock, and said "no profile: ... a lock that " held_by), never stop it.
+ * The runtime's lock is held across the fork if it comes free within
+ * lock_tries ms. For a dying process (signals.c) and an exit from inside a
+ * signal handler. */
+PV_HIDDEN void pv_runtime_write_from_copy(int lock_tries, const char *held_by);
 
 /* Is there a profile to write from this process (enabled, not yet written,
  * not a vfork child sharing its parent's memory)? */
@@ -46,6 +48,15 @@ PV_HIDDEN void pv_runtime_module_closed(void *closing);
 
 /* Is time sampled in this run (the wait wrappers then time each wait)? */
 PV_HIDDEN int pv_runtime_sampled(void);
+
+/* A program's handler is about to run on this thread, which has ended (its
+ * data handed over): a state for the handler's run alone, and *temporary
+ * 1: pv_runtime_handler_state_done hands it over as the handler returns.
+ * (A thread before its first hook is set up by the handler's first hook,
+ * if it makes one: a process that runs no instrumented code writes
+ * nothing.) The thread's state, or the same sentinel. */
+PV_HIDDEN struct pv_thread *pv_runtime_handler_state(int *temporary);
+PV_HIDDEN void pv_runtime_handler_state_done(struct pv_thread *t);
 
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);

@@ -8,6 +8,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/close_range.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -123,10 +125,61 @@ static uint64_t next_random(uint64_t *state)
 	return *state = x;
 }
 
+/* t's PC ring, if it has none yet and none was refused: on the thread's
+ * behalf, from this thread's own descriptor table (under s->lock). */
+static void open_ring(struct pv_sampler *s, struct pv_thread *t)
+{
+	if (t->pcring.map || t->pcring.refused)
+		return;
+	int err = pv_pcring_open_thread(&t->pcring, t->tid, s->pc_period_ns,
+					pv_pcring_pages(s->pc_period_ns, 50000000));
+	if (err < 0) {
+		t->pcring.refused = 1;
+		pv_hotpcs_refused(s->hot, err);
+	}
+}
+
+/* Give up the program's descriptor table for an empty one of this
+ * thread's own (close_range copies nothing below 0), open the starting
+ * thread's ring from it, and say so to the starter. Linux 5.9 and later;
+ * before, the table stays shared, and each thread opens its own ring. */
+static void own_table(struct pv_sampler *s)
+{
+	int own = syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0;
+	if (own && s->hot && s->pc_period_ns && s->first)
+		open_ring(s, s->first);
+	__atomic_store_n(&s->table, own ? 1 : 2, __ATOMIC_RELEASE);
+	pv_futex_wake(&s->table, 1);
+}
+
+/* Sleep until at (CLOCK_MONOTONIC); meanwhile open the rings of the threads
+ * that say they have started (pv_sampler_thread_added), as they do. */
+static void wait_until(struct pv_sampler *s, const struct timespec *at, int opens_rings)
+{
+	for (;;) {
+		/* A wait with an absolute timeout on CLOCK_MONOTONIC, which a
+		 * wake on the word ends early. */
+		long rc = syscall(SYS_futex, &s->newcomers, FUTEX_WAIT_BITSET_PRIVATE, 0, at, NULL,
+				  FUTEX_BITSET_MATCH_ANY);
+		if (opens_rings && __atomic_exchange_n(&s->newcomers, 0, __ATOMIC_ACQUIRE)) {
+			pv_lock_take_bare(s->lock);
+			for (struct pv_thread *t = *s->live; t; t = t->next)
+				open_ring(s, t);
+			pv_lock_give_bare(s->lock);
+		}
+		if (rc != 0 && errno == ETIMEDOUT)
+			return;
+		if (clock_ns(CLOCK_MONOTONIC) >= ns_of(at))
+			return;
+	}
+}
+
 static int sample(void *arg)
 {
 	struct pv_sampler *s = arg;
 	syscall(SYS_prctl, PR_SET_NAME, "profviz-sampler", 0, 0, 0); /* prctl() is a sanitizer's */
+	own_table(s);
+	int opens_rings = s->hot && s->pc_period_ns && s->table == 1;
 	uint64_t next = clock_ns(CLOCK_MONOTONIC);
 	uint64_t random = next | 1;
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -146,12 +199,15 @@ static int sample(void *arg)
 		if (next < now)
 			next = now; /* late (descheduled): no burst of rounds to catch up */
 		struct timespec at = timespec_of(next);
-		/* Every signal is blocked here: nothing interrupts the sleep. */
-		syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		/* Every signal is blocked here: nothing interrupts the sleep but
+		 * a thread that has just started, whose ring is opened at once. */
+		wait_until(s, &at, opens_rings);
 		pv_lock_take_bare(s->lock);
 		s->account.looks++;
 		for (struct pv_thread *t = *s->live; t; t = t->next) {
 			pv_sampler_look(&s->account, t, thread_cpu_ns(t));
+			if (opens_rings)
+				open_ring(s, t);
 			if (s->hot)
 				pv_hotpcs_take(s->hot, &t->pcring);
 		}
@@ -224,33 +280,48 @@ static int spawn_clone(struct pv_sampler *s)
 
 static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
 {
+	__atomic_store_n(&s->table, 0, __ATOMIC_RELAXED);
 	int err = sanitizer_present() ? pv_own_thread_start(sample_as_pthread, s)
 				      : spawn_clone(s);
 	if (err) {
 		snprintf(why, why_size, "no thread for the sampler: %s", strerror(err));
 		return -1;
 	}
+	/* Whether it opens the rings, before any thread would open its own. */
+	while (__atomic_load_n(&s->table, __ATOMIC_ACQUIRE) == 0)
+		pv_futex_wait(&s->table, 0);
 	s->started = 1;
 	s->began_ns = pv_monotonic_ns();
 	return 0;
 }
 
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
-		     struct pv_hotpcs *hot, unsigned rate_hz, char *why, size_t why_size)
+		     struct pv_hotpcs *hot, unsigned rate_hz, uint64_t pc_period_ns,
+		     struct pv_thread *first, char *why, size_t why_size)
 {
 	memset(s, 0, sizeof(*s));
 	s->lock = lock;
 	s->live = live;
 	s->hot = hot;
+	s->pc_period_ns = pc_period_ns;
+	s->first = first;
 	s->rate_hz = rate_hz ? rate_hz : 1;
 	s->period_ns = 1000000000u / s->rate_hz;
 	return start_thread(s, why, why_size);
 }
 
-int pv_sampler_restart_in_child(struct pv_sampler *s, char *why, size_t why_size)
+void pv_sampler_thread_added(struct pv_sampler *s)
+{
+	if (pv_sampler_opens_rings(s) && !__atomic_exchange_n(&s->newcomers, 1, __ATOMIC_RELEASE))
+		pv_futex_wake(&s->newcomers, 1);
+}
+
+int pv_sampler_restart_in_child(struct pv_sampler *s, struct pv_thread *first, char *why,
+				size_t why_size)
 {
 	if (!s->started)
 		return 0;
+	s->first = first;
 	memset(&s->account, 0, sizeof(s->account));
 	s->started = 0;
 	/* The parent's thread is not in this copy; its memory is. */

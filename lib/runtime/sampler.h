@@ -6,7 +6,12 @@
  * node it is in now.
  *
  * Nothing is delivered into the program: no signal, no timer, no descriptor
- * (bench/README.md, "Sampler candidates", measured the alternatives). Each
+ * (bench/README.md, "Sampler candidates", measured the alternatives). The
+ * sampler's thread gives up its share of the program's descriptor table
+ * first thing (close_range's CLOSE_RANGE_UNSHARE, which copies none): the
+ * PC rings of hot lines (pcring.h), which it opens for each thread as the
+ * thread starts (woken for it), then take no number of the program's, not
+ * even for a moment. Each
  * thread publishes where it is in one word (pv_thread.at): its top node while
  * the program's code runs, NULL while the hooks or the runtime run, so the
  * runtime's own time is dropped, never charged to a function. What a look
@@ -39,17 +44,41 @@ struct pv_sampler {
 	uint64_t began_ns;        /* CLOCK_MONOTONIC when it started */
 	struct pv_sampling account; /* under lock */
 	struct pv_hotpcs *hot;    /* the threads' PC rings drained here at each look, or NULL */
+	uint64_t pc_period_ns;    /* the rings' period, for those it opens */
+	struct pv_thread *first;  /* the thread that starts it: its ring first */
 	int started;
+	/* Set by the sampler's thread as it starts, which its starter waits
+	 * for: 1 when it has a descriptor table of its own, and opens every
+	 * thread's PC ring itself (else each thread opens its own); 2 when not. */
+	int table;
+	int newcomers; /* 1: a thread has started, whose ring to open now */
 };
 
+/* Does the sampler open the threads' PC rings? */
+static inline int pv_sampler_opens_rings(const struct pv_sampler *s)
+{
+	return s->started && __atomic_load_n(&s->table, __ATOMIC_ACQUIRE) == 1;
+}
+
 /* Start sampling the threads on *live every 1/rate_hz s, from a thread
- * with every signal blocked. 0, or -1 with a reason in why. */
+ * with every signal blocked; with hot, draining their PC rings into it at
+ * each look, and opening those of period pc_period_ns that are missing
+ * (pv_sampler_opens_rings), first's (the caller's, not yet live) before it
+ * returns. Returns once the thread has started: 0, or -1 with a reason in
+ * why. */
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
-		     struct pv_hotpcs *hot, unsigned rate_hz, char *why, size_t why_size);
+		     struct pv_hotpcs *hot, unsigned rate_hz, uint64_t pc_period_ns,
+		     struct pv_thread *first, char *why, size_t why_size);
 
 /* In a fork child (the sampler thread is not there): start again, with an
- * account of its own. */
-int pv_sampler_restart_in_child(struct pv_sampler *s, char *why, size_t why_size);
+ * account of its own, first (the forking thread) its first ring. */
+int pv_sampler_restart_in_child(struct pv_sampler *s, struct pv_thread *first, char *why,
+				size_t why_size);
+
+/* A thread has just gone on the live list: the sampler, if it opens the
+ * rings, wakes to open its own (a futex wake), so that its PCs are taken
+ * from its start. */
+void pv_sampler_thread_added(struct pv_sampler *s);
 
 /* On t itself, before it goes on the live list: its CPU time so far is not
  * the sampler's to charge. */

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/stderr.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "base/log.h"
 #include "runtime/fds.h"
+#include "runtime/lock.h"
 
 /* The start-up stderr: its identity, and the runtime's copy of it. */
 static int had_stderr;
@@ -68,8 +71,26 @@ void pv_stderr_init(void)
 		stderr_dev = st.st_dev;
 		stderr_ino = st.st_ino;
 		had_stderr = 1;
-		stderr_copy = pv_fd_dup_private(2);
 	}
 	holding = 1;
 	pv_log_set_sink(to_start_stderr);
+}
+
+/* One copy, even if two threads take fd 2 away at once. */
+static struct pv_lock copy_lock = PV_LOCK_INITIALIZER;
+
+void pv_stderr_keep(void)
+{
+	if (!had_stderr || (stderr_copy >= 0 && pv_fd_is_ours(stderr_copy)))
+		return;
+	int saved_errno = errno; /* the program's call may leave it as it is */
+	sigset_t all, saved;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	pv_lock_take(&copy_lock);
+	if ((stderr_copy < 0 || !pv_fd_is_ours(stderr_copy)) && is_start_stderr(2))
+		stderr_copy = pv_fd_dup_private(2);
+	pv_lock_give(&copy_lock);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	errno = saved_errno;
 }

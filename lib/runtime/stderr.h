@@ -3,10 +3,14 @@
  * stderr.h — where the runtime's messages go: the stderr the process had at
  * start-up.
  *
- * It is kept as a copy of fd 2 out of the program's way (fds.h): a program
- * that closes fd 2 and opens a data file there never gets a message in it.
- * If the program closes the copy too, fd 2 is used while it is still the
- * same file; otherwise the message is dropped.
+ * Messages go to fd 2 while it is still that file (same device and inode),
+ * so the runtime holds no descriptor of its own for them. When the program
+ * is about to close or replace fd 2 (close, dup2, dup3, close_range,
+ * closefrom, freopen of stderr, daemon), a copy is made first, out of the
+ * program's way (fds.h): a program that closes fd 2 and opens a data file
+ * there never gets a message in it, and its messages still reach the
+ * start-up stderr. If the program closes the copy too, or takes fd 2 some
+ * other way (a system call of its own), the message is dropped.
  *
  * Start-up's messages (the notice, a bad setting) are held until the
  * process first has something to profile: a shell, timeout or time that
@@ -24,5 +28,10 @@ void pv_stderr_init(void);
 /* The process has something to profile: write the messages held, and say
  * the next ones at once. */
 void pv_stderr_speak(void);
+
+/* fd 2 is about to be closed or replaced by the program: keep a copy of it
+ * first, if it is still the start-up stderr and none is kept yet. errno may
+ * change. */
+void pv_stderr_keep(void);
 
 #endif /* PV_RUNTIME_STDERR_H */

@@ -324,8 +324,10 @@ void pv_thread_longjmp(struct pv_thread *t, const void *env, uintptr_t sp)
 	}
 	pv_guard_leave(&g);
 	pv_signal_fence();
-	if (t->mode != PV_MODE_BUSY)
+	if (t->mode != PV_MODE_BUSY) {
 		t->in_slow_path = 0;
+		pv_sigdefer_send(); /* what the abandoned section had set aside */
+	}
 }
 
 /* ---- signal handlers ---- */

@@ -11,33 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define NPATH 6
-static volatile long sink;
+#include "call_paths.h"
+
 static int ended;
-
-static void path0(unsigned used);
-static void path1(unsigned used);
-static void path2(unsigned used);
-static void path3(unsigned used);
-static void path4(unsigned used);
-static void path5(unsigned used);
-static void (*const paths[NPATH])(unsigned) = { path0, path1, path2, path3, path4, path5 };
-
-/* Every order of the functions not yet on the path: 1956 call paths (this
- * one is not instrumented, so it does not fold them all into recursion). */
-__attribute__((no_instrument_function)) static void onward(unsigned used)
-{
-	for (int i = 0; i < NPATH; i++)
-		if (!(used & 1u << i))
-			paths[i](used | 1u << i);
-}
-
-static void path0(unsigned used) { sink++; onward(used); }
-static void path1(unsigned used) { sink++; onward(used); }
-static void path2(unsigned used) { sink++; onward(used); }
-static void path3(unsigned used) { sink++; onward(used); }
-static void path4(unsigned used) { sink++; onward(used); }
-static void path5(unsigned used) { sink++; onward(used); }
 
 static void goodbye(void)
 {

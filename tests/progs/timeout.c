@@ -5,10 +5,12 @@
  * while the runtime extends its call-path tree. Rounds go on until the
  * signal has interrupted the runtime (profviz.so's code) LANDINGS times, or
  * for at most 5000 rounds; then main calls after() 1000 times.
- * usage: timeout LANDINGS
+ * usage: timeout LANDINGS [resethand]
+ * resethand: the handler is installed with SA_RESETHAND, again each round;
+ * one whose action the kernel has reset cannot wait for the runtime's work
+ * to end (sigdefer.h), so it runs there and its longjmp abandons it.
  */
-#define _GNU_SOURCE
-#include <link.h>
+#define _GNU_SOURCE /* runtime_text.h: dl_iterate_phdr, REG_RIP */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -16,42 +18,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <ucontext.h>
+
+#include "runtime_text.h"
 
 static sigjmp_buf timed_out;
 static volatile sig_atomic_t landed_in_runtime;
-static uintptr_t runtime_lo, runtime_hi;
 static volatile unsigned long sink;
 static unsigned long seed = 1;
-
-static int find_runtime(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	(void)arg;
-	if (!strstr(info->dlpi_name, "profviz"))
-		return 0;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-			runtime_lo = info->dlpi_addr + ph->p_vaddr;
-			runtime_hi = runtime_lo + ph->p_memsz;
-		}
-	}
-	return 1;
-}
 
 static void on_timeout(int sig, siginfo_t *info, void *context)
 {
 	(void)sig;
 	(void)info;
-	uintptr_t pc = 0;
-#if defined(__x86_64__)
-	pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
-#else
-	(void)context;
-#endif
-	if (pc >= runtime_lo && pc < runtime_hi)
-		landed_in_runtime++;
+	landed_in_runtime += interrupted_runtime(context);
 	siglongjmp(timed_out, 1);
 }
 
@@ -96,16 +75,19 @@ static void after(int i)
 int main(int argc, char **argv)
 {
 	int want = argc > 1 ? atoi(argv[1]) : 20;
+	int resethand = argc > 2 && !strcmp(argv[2], "resethand");
 	volatile int rounds = 0; /* read after siglongjmp */
-	dl_iterate_phdr(find_runtime, NULL);
+	find_runtime_text();
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_timeout;
-	sa.sa_flags = SA_SIGINFO;
+	sa.sa_flags = SA_SIGINFO | (resethand ? SA_RESETHAND : 0);
 	sigaction(SIGALRM, &sa, NULL);
 	while (landed_in_runtime < want && rounds < 5000) {
 		if (sigsetjmp(timed_out, 1) == 0) {
 			rounds++;
+			if (resethand)
+				sigaction(SIGALRM, &sa, NULL);
 			struct itimerval once = { { 0, 0 }, { 0, 200 } };
 			setitimer(ITIMER_REAL, &once, NULL);
 			work_until_timeout();

@@ -91,9 +91,13 @@ static void table(void)
 	messages_clear();
 	pv_hotpcs_refused(&h, -EACCES);
 	pv_hotpcs_refused(&h, -EPERM);
+	tap_is(n_messages, 0, "a refused ring: nothing said where it is refused (the sampler's "
+	       "thread has no stderr)");
+	pv_hotpcs_say_refusal(&h);
+	pv_hotpcs_say_refusal(&h);
 	tap_ok(n_messages == 1 && strstr(messages[0], "profviz: no hot lines for some threads: ") &&
 	       strstr(messages[0], "perf_event_paranoid="), "a refused ring: one line with the "
-	       "reason, once: %s", messages[0]);
+	       "first reason, once, by a thread of the program's: %s", messages[0]);
 	pv_hotpcs_copy(&h, &n, &a);
 	tap_is(a.refused, 2, "... and every thread without a ring counted");
 	uintptr_t lo, hi;

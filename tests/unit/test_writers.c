@@ -368,10 +368,16 @@ int main(void)
 	r.lost_records = 2;
 	pv_report_warn_losses(&r);
 	tap_is(n_messages, 1, "losses: one line on stderr");
-	tap_ok(!strcmp(messages[0], "profviz: the profile is incomplete: 3 calls unrecorded and 0 "
-		       "records lost for lack of memory, 2 arcs or call paths left out without "
-		       "their functions, 1 threads' events lost (closed by the program and not "
-		       "reopened)"), "losses: the line says what is missing");
+	tap_ok(!strcmp(messages[0], "profviz: the profile is incomplete: 3 calls unrecorded (by "
+		       "signal handlers that ran inside profviz's own work, or for lack of memory "
+		       "or stack depth), 2 arcs or call paths left out without their functions, 1 "
+		       "threads' events lost (closed by the program and not reopened)"),
+	       "losses: the line says what is missing, and only that");
+	char *lossy_dot = render(pv_write_dot, &r);
+	tap_ok(lossy_dot && strstr(lossy_dot, "\\lthe profile is incomplete: 3 calls unrecorded (") &&
+		       strstr(lossy_dot, "2 arcs or call paths left out"),
+	       "losses: the graph's caption says them too");
+	free(lossy_dot);
 	json = render(pv_write_json, &r);
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":3,\"merge_failures\":0,"
 				    "\"lost_records\":2,\"counters_lost\":1,"

@@ -14,12 +14,14 @@
 #include <linux/close_range.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "runtime/fds.h"
 #include "runtime/runtime.h"
+#include "runtime/stderr.h"
 #include "runtime/wrap/wrap.h"
 
 /* ---- setjmp and longjmp: each longjmp lands where its setjmp was called ---- */
@@ -252,11 +254,22 @@ typedef int close_range_fn(unsigned, unsigned, int);
 typedef void closefrom_fn(int);
 
 /* Each runs whole inside pv_fds_program_begins/ends: the runtime opens and
- * closes its own descriptors only between such calls (fds.h). */
+ * closes its own descriptors only between such calls (fds.h). One that
+ * takes fd 2 away keeps a copy of the start-up stderr first, for the
+ * runtime's messages (stderr.h); not in a vfork child, whose descriptors
+ * are its own but whose memory is its parent's. */
+
+static void keep_stderr(unsigned first, unsigned last)
+{
+	if (first <= 2 && last >= 2 && pv_self != &vfork_child)
+		pv_stderr_keep();
+}
 
 PV_EXPORT int close(int fd)
 {
 	pv_fds_program_begins();
+	if (unlikely(fd == 2))
+		keep_stderr(2, 2);
 	if (unlikely(pv_fd_is_ours(fd)))
 		pv_runtime_fds_taken((unsigned)fd, (unsigned)fd);
 	int rc = PV_NEXT(close_fn, close)(fd);
@@ -267,6 +280,8 @@ PV_EXPORT int close(int fd)
 PV_EXPORT int dup2(int oldfd, int newfd)
 {
 	pv_fds_program_begins();
+	if (unlikely(newfd == 2) && oldfd != newfd)
+		keep_stderr(2, 2);
 	if (unlikely(pv_fd_is_ours(newfd)) && oldfd != newfd)
 		pv_runtime_fds_taken((unsigned)newfd, (unsigned)newfd);
 	int rc = PV_NEXT(dup2_fn, dup2)(oldfd, newfd);
@@ -277,6 +292,8 @@ PV_EXPORT int dup2(int oldfd, int newfd)
 PV_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
 	pv_fds_program_begins();
+	if (unlikely(newfd == 2) && oldfd != newfd)
+		keep_stderr(2, 2);
 	if (unlikely(pv_fd_is_ours(newfd)) && oldfd != newfd)
 		pv_runtime_fds_taken((unsigned)newfd, (unsigned)newfd);
 	int rc = PV_NEXT(dup3_fn, dup3)(oldfd, newfd, flags);
@@ -287,8 +304,10 @@ PV_EXPORT int dup3(int oldfd, int newfd, int flags)
 PV_EXPORT int close_range(unsigned first, unsigned last, int flags)
 {
 	pv_fds_program_begins();
-	if (!(flags & CLOSE_RANGE_CLOEXEC))
+	if (!(flags & CLOSE_RANGE_CLOEXEC)) {
+		keep_stderr(first, last);
 		pv_runtime_fds_taken(first, last);
+	}
 	int rc = PV_NEXT(close_range_fn, close_range)(first, last, flags);
 	pv_fds_program_ends();
 	return rc;
@@ -297,7 +316,34 @@ PV_EXPORT int close_range(unsigned first, unsigned last, int flags)
 PV_EXPORT void closefrom(int lowfd)
 {
 	pv_fds_program_begins();
+	keep_stderr(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);
 	pv_runtime_fds_taken(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);
 	PV_NEXT(closefrom_fn, closefrom)(lowfd);
 	pv_fds_program_ends();
+}
+
+/* These take fd 2 away inside libc, past the wrappers above. */
+
+typedef FILE *freopen_fn(const char *, const char *, FILE *);
+typedef int daemon_fn(int, int);
+
+PV_EXPORT FILE *freopen(const char *path, const char *mode, FILE *stream)
+{
+	if (stream == stderr)
+		keep_stderr(2, 2);
+	return PV_NEXT(freopen_fn, freopen)(path, mode, stream);
+}
+
+PV_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *stream)
+{
+	if (stream == stderr)
+		keep_stderr(2, 2);
+	return PV_NEXT(freopen_fn, freopen64)(path, mode, stream);
+}
+
+PV_EXPORT int daemon(int nochdir, int noclose)
+{
+	if (!noclose)
+		keep_stderr(2, 2);
+	return PV_NEXT(daemon_fn, daemon)(nochdir, noclose);
 }

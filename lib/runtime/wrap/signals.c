@@ -15,21 +15,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "base/log.h"
 #include "base/sysraw.h"
 #include "runtime/arch.h"
 #include "runtime/guard.h"
 #include "runtime/runtime.h"
+#include "runtime/sigdefer.h"
 #include "runtime/wrap/wrap.h"
 
 typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
@@ -65,6 +59,18 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 {
 	struct pv_thread *t = pv_self;
 	int arrival = t->mode;
+	/* In the runtime's work on this thread: sent again as it ends, and
+	 * recorded then (sigdefer.h). */
+	if (arrival == PV_MODE_BUSY &&
+	    pv_sigdefer_take(sig, info, user_action[sig].sa_flags, t->in_slow_path))
+		return;
+	/* A thread past its end: a state for the handler, whose run is then
+	 * recorded. */
+	int temporary = 0;
+	if (arrival == PV_MODE_OFF) {
+		t = pv_runtime_handler_state(&temporary);
+		arrival = t->mode;
+	}
 	struct pv_frame *restore = NULL;
 	uint64_t saved_last[PV_MAX_EVENTS];
 	struct pv_guard g;
@@ -89,8 +95,12 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	}
 	int was_abandonable = g.was_abandonable;
 	pv_guard_leave_abandonable(&g, entered);
+	/* Not recorded, though profiled: the handler's calls are counted lost. */
+	int lost = unrecorded || (arrival == PV_MODE_BUSY && pv_runtime_should_dump());
 	/* The handler may leave by longjmp, abandoning what it interrupted. */
 	pv_thread_handler_begins(t, unrecorded);
+	if (lost)
+		pv_sigdefer_unrecorded_begins(t);
 
 	struct sigaction *a = &user_action[sig];
 	if (a->sa_flags & SA_SIGINFO)
@@ -99,6 +109,8 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 		a->sa_handler(sig);
 
 	/* The handler's errno stays; the thread goes back to the mode the signal found. */
+	if (lost)
+		pv_sigdefer_unrecorded_ends(t);
 	pv_thread_handler_ends(t);
 	entered = pv_guard_enter_abandonable(&g, t);
 	if (restore)
@@ -113,139 +125,23 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 		pv_signal_fence();
 		t->in_slow_path = was_abandonable;
 	}
+	if (temporary) /* the thread had ended: handed over as the handler's run ends */
+		pv_runtime_handler_state_done(t);
 }
 
 /* ---- the profile of a dying process ---- */
-
-/* glibc's: re-initialises the lock of its list of streams. */
-extern void _IO_list_resetlock(void) __attribute__((weak));
-
-/* The copy writes on a stack of its own: the signal may have come on a small
- * alternate stack, which the writer (symbols, formats) would overflow. */
-#define WRITER_STACK_BYTES ((size_t)8 << 20)
-
-static void write_in_copy(void)
-{
-	pv_runtime_dump_in_copy();
-}
-
-/* In the copy, where no other thread exists: whatever lock another thread
- * held at the fork stays held for good. */
-static void copy_writes_profile(void)
-{
-	if (_IO_list_resetlock)
-		_IO_list_resetlock(); /* taken by fopen, which the writer calls */
-	size_t guard = (size_t)getpagesize(); /* an overflow ends the copy, nothing else */
-	char *stack = mmap(NULL, guard + WRITER_STACK_BYTES, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED || mprotect(stack, guard, PROT_NONE) != 0)
-		write_in_copy(); /* on the stack the signal found */
-	else
-		pv_arch_call_on_stack(write_in_copy, stack + guard + WRITER_STACK_BYTES);
-}
-
-/* "/proc/PID/syscall" into buf. */
-static void syscall_file(pid_t pid, char *buf)
-{
-	char digits[16];
-	int n = 0;
-	do
-		digits[n++] = (char)('0' + pid % 10);
-	while ((pid /= 10) > 0);
-	char *p = stpcpy(buf, "/proc/");
-	while (n > 0)
-		*p++ = digits[--n];
-	strcpy(p, "/syscall");
-}
-
-#define SYSCALL_LINE 256
-
-/* Is the copy waiting in a futex, at the same place as when last seen (in
- * last)? With no other thread in it, nothing will ever wake it. */
-static int copy_still_in_futex(const char *path, char last[SYSCALL_LINE])
-{
-	char now[SYSCALL_LINE] = "";
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, now, sizeof(now) - 1);
-	pv_sys_close(fd);
-	if (n <= 0)
-		return 0;
-	now[n] = '\0';
-	int same = strcmp(now, last) == 0;
-	memcpy(last, now, sizeof(now));
-	char *end;
-	return strtol(now, &end, 10) == SYS_futex && end != now && same;
-}
-
-/* The runtime's own waits, as system calls: libc's functions would run
- * blocking.c's wrappers, whose hooks have no business in a dying thread. */
-static pid_t wait_raw(pid_t pid, int flags)
-{
-	return (pid_t)syscall(SYS_wait4, pid, NULL, flags, NULL);
-}
-
-/* Until the copy has written the profile; not for long if it waits on a
- * lock that another thread held at the fork (malloc's, the loader's). */
-static void wait_for_copy(pid_t child)
-{
-	char path[64], seen[SYSCALL_LINE] = "";
-	syscall_file(child, path);
-	struct timespec nap = { 0, 10 * 1000 * 1000 };
-	int stuck = 0;
-	for (int waited = 0; waited < 2000; waited++) { /* 20 s */
-		pid_t done = wait_raw(child, WNOHANG | __WALL);
-		if (done == child || (done < 0 && errno == ECHILD)) /* or reaped by the program */
-			return;
-		stuck = copy_still_in_futex(path, seen) ? stuck + 1 : 0;
-		if (stuck == 20)
-			break;
-		pv_sys_sleep(CLOCK_MONOTONIC, 0, &nap);
-	}
-	kill(child, SIGKILL);
-	wait_raw(child, __WALL);
-	pv_log("no profile: its writer %s", stuck == 20
-		       ? "waited for a lock that another thread held when the signal came"
-		       : "took more than 20 s");
-}
-
-/* Write the profile from a copy of the process made by fork, so that a
- * crash inside malloc or stdio, or a lock whose holder is not in the copy,
- * can delay the death by a moment or at most the timeout, never prevent it. */
-static void dump_before_dying(void)
-{
-	/* With the runtime's lock held across the fork, no other thread is
-	 * changing the profile the copy reads. Its holder normally lets go at
-	 * once; it may also be stuck, or this very thread, interrupted inside
-	 * the runtime (then there is no point waiting). */
-	int locked = 0, tries = pv_self->mode == PV_MODE_BUSY ? 1 : 100;
-	struct timespec nap = { 0, 1000 * 1000 };
-	while (!(locked = pv_runtime_trylock()) && --tries > 0)
-		pv_sys_sleep(CLOCK_MONOTONIC, 0, &nap);
-	/* fork without atfork handlers (they take locks), nor a SIGCHLD at its
-	 * end: the program neither sees the copy nor can reap it first. */
-	pid_t child = (pid_t)syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
-	if (child == 0) {
-		sigset_t all;
-		sigfillset(&all);
-		syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, _NSIG / 8);
-		copy_writes_profile();
-		syscall(SYS_exit_group, 0);
-	}
-	if (child > 0)
-		wait_for_copy(child);
-	if (locked)
-		pv_runtime_unlock();
-}
 
 /* Once per process: a handler's death and abort()'s may both come by. */
 static void write_profile_before_death(void)
 {
 	static int dying;
 	int saved_errno = errno; /* abort()'s path goes back to the program */
+	/* Its holder normally lets go of the runtime's lock at once; it may
+	 * also be stuck, or this very thread, interrupted inside the runtime
+	 * (then there is no point waiting). */
 	if (!__atomic_exchange_n(&dying, 1, __ATOMIC_SEQ_CST) && pv_runtime_should_dump())
-		dump_before_dying();
+		pv_runtime_write_from_copy(pv_self->mode == PV_MODE_BUSY ? 1 : 100,
+					   "another thread held when the signal came");
 	errno = saved_errno;
 }
 

@@ -19,6 +19,7 @@
 	X(execve) X(execv) X(execvp) X(execvpe) X(fexecve) X(execveat)                  \
 	X(_exit) X(_Exit) X(dlclose)                                                    \
 	X(close) X(dup2) X(dup3) X(close_range) X(closefrom)                            \
+	X(freopen) X(freopen64) X(daemon)                                               \
 	X(sigaction) X(abort)                                                           \
 	X(makecontext) X(swapcontext) X(setcontext)                                     \
 	X(pthread_mutex_trylock) X(pthread_rwlock_tryrdlock) X(pthread_rwlock_trywrlock) \
