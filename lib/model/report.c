@@ -138,13 +138,12 @@ static int hooks_in(const struct pv_report *r, const struct pv_overhead *o, unsi
 
 /* Each path's inlined calls ran their hooks in their host's frame: the
  * nearest path up that ran as a frame of its own, and so has a self. */
-static void inlined_into_hosts(const struct pv_report *r, const struct sums *s,
-			       struct pv_comp_path *cp)
+static void inlined_into_hosts(const struct pv_report *r, struct pv_comp_path *cp)
 {
 	for (unsigned i = 0; i < r->n_paths; i++) {
 		uint64_t bodies = r->paths[i].inlined_calls;
 		int host = r->paths[i].parent;
-		while (host >= 0 && s->path_of[host]->inlined_calls == s->path_of[host]->calls)
+		while (host >= 0 && r->paths[host].inlined_calls == r->paths[host].calls)
 			host = r->paths[host].parent;
 		if (bodies && host >= 0)
 			cp[host].bodies += bodies;
@@ -168,22 +167,26 @@ static int compensate_paths(struct pv_report *r, const struct pv_overhead *o,
 		void *caller = rp->parent >= 0 ? r->funcs[r->paths[rp->parent].func].fn : NULL;
 		arc_of[i] = find_arc(arcs, caller, r->funcs[rp->func].fn);
 	}
+	/* The paths' calls, the same for every event (compensation writes
+	 * only self and total). */
+	for (unsigned i = 0; i < r->n_paths; i++) {
+		const struct pv_path *x = s->path_of[i];
+		cp[i] = (struct pv_comp_path){
+			.parent = r->paths[i].parent,
+			.is_signal = r->funcs[r->paths[i].func].kind == PV_FUNC_SIGNAL,
+			.is_wait = r->funcs[r->paths[i].func].kind == PV_FUNC_WAIT,
+			.calls = x->calls,
+			.inlined_calls = x->inlined_calls,
+			.callees = x->callees,
+			.misses = x->callee_misses,
+		};
+	}
+	inlined_into_hosts(r, cp);
 	for (unsigned e = 0; e < r->nev; e++) {
 		for (unsigned i = 0; i < r->n_paths; i++) {
-			const struct pv_path *x = s->path_of[i];
-			cp[i] = (struct pv_comp_path){
-				.parent = r->paths[i].parent,
-				.is_signal = r->funcs[r->paths[i].func].kind == PV_FUNC_SIGNAL,
-				.is_wait = r->funcs[r->paths[i].func].kind == PV_FUNC_WAIT,
-				.calls = x->calls,
-				.inlined_calls = x->inlined_calls,
-				.callees = x->callees,
-				.misses = x->callee_misses,
-				.self = (double)x->self[e],
-				.total = (double)x->total[e],
-			};
+			cp[i].self = (double)s->path_of[i]->self[e];
+			cp[i].total = (double)s->path_of[i]->total[e];
 		}
-		inlined_into_hosts(r, s, cp);
 		/* A multiplexed event counted only part of the time: per call, the
 		 * raw counts hold that part of the overhead calibration measured;
 		 * a sampled one none of it. */

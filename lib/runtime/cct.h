@@ -96,8 +96,9 @@ static inline int pv_signal_of(const void *fn)
 
 /* A call the compiler inlined (its hooks run in the host's frame: hooks.h)
  * keeps an edge of its own beside the callee's real calls, under this key:
- * the function's address with a bit no user-space address has. It is
- * pushed like a call; at hand-over its self goes to its host (handover.c). */
+ * the function's address with a bit no user-space address has. It gets no
+ * frame, so no costs of its own; at hand-over its total is the calls made
+ * from it (handover.c). Frames never carry it. */
 #define PV_INLINED_BIT ((uintptr_t)1 << 62)
 
 static inline void *pv_inlined_key(const void *fn)

@@ -42,7 +42,7 @@ static void node_costs(const struct merge *m, const struct pv_node *n, uint64_t 
  * calls). An inlined edge counts on its function's path under the host's,
  * as inlined calls. */
 static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_kind kind,
-		       const uint64_t *self, const uint64_t *total, uint64_t samples)
+		       const uint64_t *self, const uint64_t *total)
 {
 	int inlined = pv_key_is_inlined(n->fn);
 	struct pv_profile *p = m->map.p;
@@ -73,12 +73,32 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 	x->calls += n->calls;
 	if (inlined)
 		x->inlined_calls += n->calls;
-	x->samples += samples;
+	x->samples += n->samples;
 	for (unsigned i = 0; i < p->nev; i++) {
 		x->self[i] += self[i];
 		x->total[i] += total[i];
 	}
 	pv_path_map_put(&m->map, n, x);
+}
+
+/* Add total to node n's path, function and arc (those that could be
+ * merged: not for lack of memory, nor made after the tree was walked). */
+static void add_to_totals(struct merge *m, const struct pv_node *n, const uint64_t *total)
+{
+	struct pv_profile *p = m->map.p;
+	struct pv_path *x = pv_path_map_get(&m->map, n);
+	if (!x)
+		return;
+	void *fn = pv_key_fn(n->fn);
+	struct pv_fstat *f = pv_profile_func(p, fn);
+	struct pv_astat *a = pv_profile_arc(p, pv_key_fn(n->parent->fn), fn);
+	for (unsigned i = 0; i < p->nev; i++) {
+		x->total[i] += total[i];
+		if (f)
+			f->total[i] += total[i];
+		if (a)
+			a->total[i] += total[i];
+	}
 }
 
 /* An inlined body has no frame, so no costs of its own: its code's are
@@ -88,20 +108,8 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
  * already, parents first). */
 static void give_total_to_bodies(struct merge *m, const struct pv_node *n, const uint64_t *total)
 {
-	struct pv_profile *p = m->map.p;
-	for (const struct pv_node *b = n->parent; pv_key_is_inlined(b->fn); b = b->parent) {
-		struct pv_path *bp = pv_path_map_get(&m->map, b);
-		struct pv_fstat *bf = pv_profile_func(p, pv_key_fn(b->fn));
-		struct pv_astat *ba = pv_profile_arc(p, pv_key_fn(b->parent->fn), pv_key_fn(b->fn));
-		for (unsigned i = 0; i < p->nev; i++) {
-			if (bp)
-				bp->total[i] += total[i];
-			if (bf)
-				bf->total[i] += total[i];
-			if (ba)
-				ba->total[i] += total[i];
-		}
-	}
+	for (const struct pv_node *b = n->parent; pv_key_is_inlined(b->fn); b = b->parent)
+		add_to_totals(m, b, total);
 }
 
 static void merge_node(const struct pv_node *n, void *arg)
@@ -112,10 +120,9 @@ static void merge_node(const struct pv_node *n, void *arg)
 	uint64_t inlined = pv_key_is_inlined(n->fn) ? n->calls : 0;
 	enum pv_func_kind kind = pv_runtime_kind_of(fn);
 	uint64_t self[PV_MAX_EVENTS] = { 0 }, total[PV_MAX_EVENTS] = { 0 };
-	uint64_t samples = n->samples;
 	if (!pv_node_is_fold(n)) /* a fold edge has no costs */
 		node_costs(m, n, self, total);
-	merge_path(m, n, kind, self, total, samples);
+	merge_path(m, n, kind, self, total);
 	if (!inlined && !pv_node_is_fold(n))
 		give_total_to_bodies(m, n, total);
 	struct pv_fstat *f = pv_profile_func(p, fn);
@@ -143,7 +150,7 @@ static void merge_node(const struct pv_node *n, void *arg)
 		a->nested_calls += n->calls;
 		return;
 	}
-	f->samples += samples;
+	f->samples += n->samples;
 	for (unsigned i = 0; i < p->nev; i++) {
 		f->self[i] += self[i];
 		f->total[i] += total[i];
@@ -190,22 +197,11 @@ static int by_func_then_depth(const void *x, const void *y)
  * outside, the thread's run (as merge_node adds a returned one's). */
 static void add_open_total(struct merge *m, const struct pv_node *n, const uint64_t *total)
 {
-	struct pv_profile *p = m->map.p;
-	struct pv_path *x = pv_path_map_get(&m->map, n);
-	if (!x)
+	if (!pv_path_map_get(&m->map, n))
 		return; /* not merged: no memory, or made after the tree was walked */
-	void *fn = pv_key_fn(n->fn);
-	struct pv_fstat *f = pv_profile_func(p, fn);
-	struct pv_astat *a = pv_profile_arc(p, pv_key_fn(n->parent->fn), fn);
-	for (unsigned i = 0; i < p->nev; i++) {
-		x->total[i] += total[i];
-		if (f)
-			f->total[i] += total[i];
-		if (a)
-			a->total[i] += total[i];
-		if (m->ts && !n->parent->fn)
-			m->ts->total[i] += total[i];
-	}
+	add_to_totals(m, n, total);
+	for (unsigned i = 0; i < m->map.p->nev && m->ts && !n->parent->fn; i++)
+		m->ts->total[i] += total[i];
 	give_total_to_bodies(m, n, total); /* called from inside an open inlined body */
 }
 

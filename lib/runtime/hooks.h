@@ -45,6 +45,15 @@ PV_INLINE void pv_push(struct pv_thread *t, struct pv_frame *f, struct pv_node *
 	pv_thread_publish(t, n);
 }
 
+/* Open the inlined body whose edge is c in frame f: counted, and the
+ * innermost open there (never a fold edge: cct.c), so that calls made now
+ * hang from it and its exit goes back to c's parent. No frame, no clock. */
+PV_INLINE void pv_open_body(struct pv_frame *f, struct pv_node *c)
+{
+	c->calls++;
+	f->inl = c;
+}
+
 /* Pop the top activation f, charging its cost up to now. */
 PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t *now,
 			 const unsigned nev)
@@ -90,7 +99,8 @@ typedef void pv_exit_fn(void *fn, struct pv_thread *t, uintptr_t sp);
  * anything else (another mode, a frame left by a longjmp, a full stack) to
  * slow. A look of the sampler's is charged on the way, outside any runtime
  * section: a signal handler arriving then is recorded like any other. An
- * inlined body changes nothing the sampler reads: its time is its host's. */
+ * inlined body's hooks publish NULL while they run, then the host again:
+ * the body's time is its host's, as the sampler finds it. */
 PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
 			     const unsigned nev, pv_read_fn *read, pv_enter_fn *indexed,
 			     pv_enter_fn *slow)
@@ -120,8 +130,7 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 			void *key = pv_inlined_key(fn);
 			struct pv_node *c = f->inl->cache[pv_child_slot(key)];
 			if (likely(c->fn == key)) {
-				c->calls++;
-				f->inl = c; /* never a fold edge (cct.c) */
+				pv_open_body(f, c);
 				pv_thread_publish(t, f->node);
 				return;
 			}

@@ -69,12 +69,10 @@ static void enter_inlined_slow(struct pv_thread *t, void *fn)
 {
 	struct pv_frame *f = t->top;
 	struct pv_node *c = pv_cct_child(&t->cct, f->inl, pv_inlined_key(fn));
-	if (!c) {
+	if (c)
+		pv_open_body(f, c);
+	else
 		t->unrecorded++;
-		return;
-	}
-	c->calls++;
-	f->inl = c; /* never a fold edge (cct.c) */
 }
 
 /* An exit the hook did not match, of a body inlined into the frame at the
@@ -115,13 +113,13 @@ static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	}
 	/* Without memory for its frame or node, a call goes unrecorded (and its
 	 * exit becomes a stray one); the profile says how many. */
-	struct pv_node *c = NULL;
-	/* Growth moves nothing: a handler's longjmp may abandon it midway
-	 * (pages made usable but not yet counted are made usable again). */
 	if (t->top->sp == sp && !t->inlined_as_frames) {
 		enter_inlined_slow(t, fn);
 		return;
 	}
+	struct pv_node *c = NULL;
+	/* Growth moves nothing: a handler's longjmp may abandon it midway
+	 * (pages made usable but not yet counted are made usable again). */
 	int room = t->top != t->stack_limit || pv_stack_grow(t) == 0;
 	if (room)
 		c = pv_cct_child(&t->cct, t->top->inl, fn);
@@ -139,9 +137,9 @@ static void exit_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	struct pv_frame *f = t->top;
 	/* A signal handler never returns from the frames it interrupted: the
 	 * search stops at a signal's frame. */
-	while (f != t->stack && pv_key_fn(f->node->fn) != fn && !pv_signal_of(f->node->fn))
+	while (f != t->stack && f->node->fn != fn && !pv_signal_of(f->node->fn))
 		f = pv_stack_under(t, f);
-	if (f == t->stack || pv_key_fn(f->node->fn) != fn) {
+	if (f == t->stack || f->node->fn != fn) {
 		t->stray_exits++; /* entered before profiling began, or never recorded */
 		pv_debug(3, "thread %d: an exit from %p with no activation", (int)t->tid, fn);
 		return;
@@ -204,8 +202,7 @@ void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
 		pv_thread_enter_slow(fn, t, sp); /* a new path */
 		return;
 	}
-	c->calls++;
-	f->inl = c;
+	pv_open_body(f, c);
 	pv_thread_publish(t, f->node);
 }
 
