@@ -251,8 +251,11 @@ $(WRAPPERS:%.c=build/san-thread/%.o): NOT_HERE := -fsanitize=thread
 # The sampler's thread is the kernel's only (sampler.c): no sanitizer knows it.
 build/san-thread/lib/runtime/sampler.o: NOT_HERE := -fsanitize=thread
 build/san-address/lib/runtime/sampler.o: NOT_HERE := $(SAN_san-address)
-build/san-thread/lib/runtime/pcring.o build/san-thread/lib/runtime/hotpcs.o: NOT_HERE := -fsanitize=thread
-build/san-address/lib/runtime/pcring.o build/san-address/lib/runtime/hotpcs.o: NOT_HERE := $(SAN_san-address)
+# What the sampler's thread calls of the rings' and the threads' (a ring's
+# attaching to its thread, cpusamples.c) likewise.
+SAMPLER_SIDE := pcring hotpcs cpusamples
+$(SAMPLER_SIDE:%=build/san-thread/lib/runtime/%.o): NOT_HERE := -fsanitize=thread
+$(SAMPLER_SIDE:%=build/san-address/lib/runtime/%.o): NOT_HERE := $(SAN_san-address)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/$(FLAVOUR)/unit/%,$(UNIT_SRCS))

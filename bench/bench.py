@@ -15,7 +15,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "build", "bench")
-PRELOAD = os.path.join(ROOT, "profviz.so")
+# Another runtime to measure, for a before and after: BENCH_PRELOAD=path.
+PRELOAD = os.environ.get("BENCH_PRELOAD") or os.path.join(ROOT, "profviz.so")
 REPS = int(os.environ.get("BENCH_REPS", "9"))
 
 WORKLOADS = {
@@ -63,7 +64,11 @@ def instructions(binary, size, preload, extra=None):
         e.setdefault("PROFVIZ_RATE", "10")
     if preload:
         e["PROFVIZ_OUTPUT"] = os.path.join(tempfile.gettempdir(), "profviz-bench.json")
+    # Inside main only: what the runtime does at exit (the dump, and the
+    # symbols it maps, which a run with PCs to map needs and one without
+    # does not) would read as the difference between two sizes.
     p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                        "--collect-atstart=no", "--toggle-collect=main",
                         binary, size], env=e, capture_output=True, text=True, check=True)
     m = re.search(r"Collected : (\d+)", p.stderr)
     return int(m.group(1))

@@ -92,11 +92,11 @@ struct pv_losses {
 /* How the run's time was sampled (runtime/sampler.h), when it was: the
  * profile's event 0 is then that time (PV_EVENT_SAMPLED). */
 struct pv_sampling {
-	double rate_hz;        /* looks per second asked for; 0: not sampled */
+	double rate_hz;        /* samples per second of CPU asked for; 0: not sampled */
 	double wall_seconds;   /* how long the sampler ran */
 	uint64_t looks;        /* rounds over the live threads */
-	uint64_t samples;      /* threads found running the program's code: charged */
-	uint64_t own_samples;  /* threads found inside profviz's code: dropped */
+	uint64_t samples;      /* taken in the program's code (or looks that found it there): charged */
+	uint64_t own_samples;  /* ... in profviz's code: dropped */
 	uint64_t own_ns;       /* ... and the CPU time those stood for */
 	uint64_t unsampled_ns; /* CPU time after a thread's last look, to its end */
 	uint64_t blocked_ns;   /* time blocked in libc's waits, measured around them */

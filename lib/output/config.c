@@ -70,7 +70,7 @@ static int parse_either(const char *name, const char *value, const char *fallbac
 	return 0;
 }
 
-/* PROFVIZ_RATE: looks per second, from PV_MIN_RATE_HZ to PV_MAX_RATE_HZ;
+/* PROFVIZ_RATE: samples per second of a thread's CPU time, from PV_MIN_RATE_HZ to PV_MAX_RATE_HZ;
  * "1k", "4k" say thousands. */
 static unsigned parse_rate(const char *value)
 {

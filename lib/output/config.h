@@ -30,7 +30,7 @@ struct pv_config {
 	unsigned debug;             /* PROFVIZ_DEBUG=1..3: debug lines (base/log.h) */
 	int time_from_hooks;        /* PROFVIZ_TIME=hooks: time read per call, no sampler */
 	int inlined_as_frames;      /* PROFVIZ_INLINED=frames: inlined bodies pushed as calls */
-	unsigned rate_hz;           /* PROFVIZ_RATE: the sampler's looks per second */
+	unsigned rate_hz;           /* PROFVIZ_RATE: samples per second of CPU */
 	int waits_inside;           /* PROFVIZ_WAITS=in: the graph's shares hold the waits */
 };
 

@@ -17,11 +17,11 @@ const struct pv_variable pv_variables[] = {
 	  "host name, %% a %",
 	  PV_DEFAULT_OUTPUT },
 	{ "PROFVIZ_TIME",
-	  "sampled: time from the runtime's sampler thread; hooks: from a clock read in every "
-	  "hook",
+	  "sampled: each thread's CPU time sampled by the kernel, charged where it ran; hooks: "
+	  "from a clock read in every hook",
 	  "sampled" },
 	{ "PROFVIZ_RATE",
-	  "the sampler's looks per second, " NUMBER(PV_MIN_RATE_HZ) " to "
+	  "CPU samples per second of each thread's CPU time, " NUMBER(PV_MIN_RATE_HZ) " to "
 	  NUMBER(PV_MAX_RATE_HZ) " (4k for 4000)",
 	  NUMBER(PV_DEFAULT_RATE_HZ) },
 	{ "PROFVIZ_INLINED",

@@ -26,8 +26,9 @@
 #include "base/sysraw.h"
 #include "model/report.h"
 #include "output/file.h"
-#include "runtime/counters.h"
 #include "runtime/arch.h"
+#include "runtime/counters.h"
+#include "runtime/cpusamples.h"
 #include "runtime/fds.h"
 #include "runtime/guard.h"
 #include "runtime/handover.h"
@@ -183,8 +184,10 @@ static void dump_in_copy(void)
 	pv_fds_alone();
 	/* The kernel copies no PC ring into a fork (pcring.h): what they held
 	 * at the last look is in the table already. */
-	for (struct pv_thread *t = pv_live; t; t = t->next)
+	for (struct pv_thread *t = pv_live; t; t = t->next) {
+		pv_cpusamples_detach(t);
 		pv_pcring_forget(&t->pcring);
+	}
 	dump(1, 0);
 }
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "runtime/cpusamples.h"
 #include "runtime/naming.h"
 #include "runtime/stack.h"
 
@@ -265,6 +266,10 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 	qsort(open, n, sizeof(*open), by_func_then_depth);
 	uint64_t owed_ns = __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED);
 	uint64_t owed_samples = __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED);
+	uint64_t pending_ns, pending_samples; /* in its ring, not collected yet */
+	pv_cpusamples_pending(t, &pending_ns, &pending_samples);
+	owed_ns += pending_ns;
+	owed_samples += pending_samples;
 	/* Atomic, as the thread and the sampler add to it. */
 	uint64_t sampled_now = __atomic_load_n(&t->sampled_clock, __ATOMIC_RELAXED) + owed_ns;
 	for (size_t i = 0; i < n; i++) {
@@ -298,11 +303,15 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 		p->losses.merge_failures++;
 	}
 	if (m.first) {
-		/* What it ran since the sampler's last look: no look saw where. */
+		/* What it ran since the sampler's last look: no look saw where.
+		 * (A ring samples to the end: what it came to is counted here.) */
 		uint64_t cpu = times.cpu_seconds > 0 ? (uint64_t)(times.cpu_seconds * 1e9) : 0;
-		if (cpu > t->sampled_cpu_ns)
+		if (!pv_cpusamples_from_ring(t) && cpu > t->sampled_cpu_ns)
 			p->sampling.unsampled_ns += cpu - t->sampled_cpu_ns;
 		p->sampling.blocked_ns += t->blocked_ns;
+		p->sampling.samples += t->ring_total.samples + t->ring_total.lost;
+		p->sampling.own_samples += t->ring_total.own;
+		p->sampling.own_ns += t->ring_total.own * t->pcring.period_ns;
 	}
 	pv_cct_walk(&t->cct, merge_node, &m);
 	if (now) {

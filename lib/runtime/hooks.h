@@ -97,10 +97,11 @@ typedef void pv_exit_fn(void *fn, struct pv_thread *t, uintptr_t sp);
  * node is in that node's cache; a cache miss goes to indexed, a call in the
  * top frame's own frame (an inlined body) to pv_thread_enter_inlined,
  * anything else (another mode, a frame left by a longjmp, a full stack) to
- * slow. A look of the sampler's is charged on the way, outside any runtime
- * section: a signal handler arriving then is recorded like any other. An
- * inlined body's hooks publish NULL while they run, then the host again:
- * the body's time is its host's, as the sampler finds it. */
+ * slow. So do CPU samples waiting to be charged (cpusamples.h): slow's
+ * runtime section charges them to the caller's node first, and the hooks'
+ * straight line keeps no call of its own (which would cost every hook a
+ * prologue). An inlined body's hooks publish NULL while they run, then the
+ * host again: the body's time is its host's, as the samples find it. */
 PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
 			     const unsigned nev, pv_read_fn *read, pv_enter_fn *indexed,
 			     pv_enter_fn *slow)
@@ -108,9 +109,12 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 	if (likely(t->mode == mode)) {
 		struct pv_frame *f = t->top;
 		if (likely(pv_can_push_above(t, f, sp))) {
+			/* The clock line runs without samples. */
+			if (mode != PV_MODE_CLOCK && unlikely(pv_thread_owes(t))) {
+				slow(fn, t, sp);
+				return;
+			}
 			pv_thread_publish(t, NULL); /* the hook's own time: the sampler drops it */
-			if (mode != PV_MODE_CLOCK) /* the clock line runs without a sampler */
-				pv_thread_settle_owed(t, f->node);
 			struct pv_node *c = f->inl->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
 				pv_push(t, f, c, sp, nev, read);
@@ -157,10 +161,10 @@ PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t sp
 }
 
 /* The exit hook on a thread in mode, called at stack pointer sp: pop the
- * top frame if it is fn's with no inlined body open in it (charging a look
- * of the sampler's on the way), or close fn's inlined body open innermost
- * in the top frame; anything else (frames skipped by unwinding, a stray
- * exit) goes to slow. */
+ * top frame if it is fn's with no inlined body open in it, or close fn's
+ * inlined body open innermost in the top frame; anything else (frames
+ * skipped by unwinding, a stray exit, CPU samples to charge to the top
+ * frame first) goes to slow. */
 PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
 			    const unsigned nev, pv_read_fn *read, pv_exit_fn *slow)
 {
@@ -169,9 +173,11 @@ PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t sp, const i
 		struct pv_node *open = f->inl; /* f->node when no body is open */
 		if (likely(open->fn == fn)) {
 			uint64_t now[PV_MAX_EVENTS];
+			if (mode != PV_MODE_CLOCK && unlikely(pv_thread_owes(t))) {
+				slow(fn, t, sp);
+				return;
+			}
 			pv_thread_publish(t, NULL);
-			if (mode != PV_MODE_CLOCK)
-				pv_thread_settle_owed(t, f->node);
 			read(t, now);
 			pv_pop_at(t, f, now, nev);
 			return;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "runtime/hotpcs.h"
 
+#include <errno.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,14 +132,27 @@ void pv_hotpcs_refused(struct pv_hotpcs *h, int err)
 				    __ATOMIC_RELAXED);
 }
 
+void pv_hotpcs_opened(struct pv_hotpcs *h, const struct pv_pcring *r)
+{
+	if (r->user_only)
+		__atomic_store_n(&h->user_only, 1, __ATOMIC_RELAXED);
+}
+
 void pv_hotpcs_say_refusal(struct pv_hotpcs *h)
 {
+	if (__atomic_load_n(&h->user_only, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&h->user_only_said, 1, __ATOMIC_RELAXED)) {
+		char paranoid[200];
+		pv_pcring_explain(-EACCES, paranoid, sizeof(paranoid));
+		pv_log("CPU time inside the kernel is not sampled: %s (said once)", paranoid);
+	}
 	int err = __atomic_load_n(&h->refusal, __ATOMIC_RELAXED);
 	if (!err || __atomic_exchange_n(&h->refusal_said, 1, __ATOMIC_RELAXED))
 		return;
 	char why[200];
 	pv_pcring_explain(err, why, sizeof(why));
-	pv_log("no hot lines for some threads: %s (said once)", why);
+	pv_log("no CPU samples for some threads: %s; their time is the sampler's looks, and they "
+	       "have no hot lines (said once)", why);
 }
 
 void pv_hotpcs_take(struct pv_hotpcs *h, struct pv_pcring *r)

@@ -42,6 +42,8 @@ struct pv_hotpcs {
 	struct pv_hotpcs_account account;
 	int refusal;      /* the first ring's refusal (-errno), or 0 */
 	int refusal_said;
+	int user_only;    /* a ring samples no time in the kernel: that was refused */
+	int user_only_said;
 };
 
 /* At most this many distinct PCs are kept (16 MiB of table). */
@@ -59,8 +61,12 @@ int pv_hotpcs_own_text(uintptr_t *lo, uintptr_t *hi);
  * of libc's: the sampler's thread calls it. */
 void pv_hotpcs_refused(struct pv_hotpcs *h, int err);
 
+/* A thread's ring was opened: noted if it samples no time in the kernel.
+ * Nothing of libc's. */
+void pv_hotpcs_opened(struct pv_hotpcs *h, const struct pv_pcring *r);
+
 /* Say why, once per process, in one line with the system's reason, if a
- * ring was refused (on a thread of the program's: messages go to its
+ * ring was refused, or samples no time in the kernel (on a thread of the program's: messages go to its
  * stderr, which the sampler's descriptor table does not have). */
 void pv_hotpcs_say_refusal(struct pv_hotpcs *h);
 

@@ -41,7 +41,7 @@ unsigned pv_pcring_pages(uint64_t period_ns, uint64_t reads_ns)
 }
 
 static void sampling_attributes(struct perf_event_attr *attr, uint64_t period_ns,
-				uint64_t data_bytes)
+				uint64_t data_bytes, int user_only)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -49,8 +49,11 @@ static void sampling_attributes(struct perf_event_attr *attr, uint64_t period_ns
 	attr->config = PERF_COUNT_SW_TASK_CLOCK; /* the thread's CPU time, in ns */
 	attr->sample_period = period_ns;
 	attr->sample_type = PERF_SAMPLE_IP;
-	/* The program's own code only, and what perf_event_paranoid=2 allows. */
-	attr->exclude_kernel = 1;
+	/* A sample that lands while the thread is in the kernel (a system
+	 * call, a page fault) is its CPU time too; where that is refused
+	 * (perf_event_paranoid=2 for an unprivileged user) the kernel drops
+	 * such samples, and the thread's time there is not seen. */
+	attr->exclude_kernel = (uint64_t)user_only;
 	attr->exclude_hv = 1;
 	/* No one waits on the ring: wake no one before it is full. */
 	attr->watermark = 1;
@@ -86,7 +89,7 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t bytes = (1 + (size_t)data_pages) * page;
 	struct perf_event_attr attr;
-	sampling_attributes(&attr, period_ns, (uint64_t)data_pages * page);
+	sampling_attributes(&attr, period_ns, (uint64_t)data_pages * page, 0);
 	/* The descriptor lives from the open to the close below: the program
 	 * must not close or dup2 over its number meanwhile (fds.h). */
 	sigset_t saved;
@@ -95,6 +98,12 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 	int err = 0;
 	void *map = MAP_FAILED;
 	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int user_only = 0;
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+		sampling_attributes(&attr, period_ns, (uint64_t)data_pages * page, 1);
+		fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		user_only = 1;
+	}
 	if (fd < 0) {
 		err = -errno;
 	} else {
@@ -115,6 +124,8 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 			pv_pcring_drop_fd(*keep);
 		return -EINVAL;
 	}
+	r->period_ns = period_ns;
+	r->user_only = user_only;
 	return 0;
 }
 
@@ -203,6 +214,52 @@ static void header_of(uint64_t word, uint32_t *type, uint16_t *size)
 	*size = h.size;
 }
 
+/* The records from `from` to head into n; where the count stopped. */
+static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t head,
+			   struct pv_pcring_news *n)
+{
+	if (head - from > r->data_size || (from & 7))
+		return head; /* cannot be: start again from what comes next */
+	while (head - from >= sizeof(struct perf_event_header)) {
+		uint32_t type;
+		uint16_t size;
+		header_of(word_at(r, from), &type, &size);
+		if (size < sizeof(struct perf_event_header) || size > head - from || (size & 7))
+			return head;
+		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record)) {
+			uintptr_t pc = (uintptr_t)word_at(r, from + offsetof(struct sample_record, ip));
+			if (pc >= r->own_lo && pc < r->own_hi)
+				n->own++;
+			else
+				n->samples++;
+		} else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record)) {
+			n->lost += word_at(r, from + offsetof(struct lost_record, lost));
+		}
+		from += size;
+	}
+	return from;
+}
+
+void pv_pcring_count(struct pv_pcring *r, struct pv_pcring_news *n)
+{
+	if (!r->map)
+		return;
+	const struct perf_event_mmap_page *p = r->map;
+	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
+	uint64_t at = count_from(r, r->counted, head, n);
+	/* Release: a drain that reads `counted` finds these records read. */
+	__atomic_store_n(&r->counted, at, __ATOMIC_RELEASE);
+}
+
+void pv_pcring_peek(const struct pv_pcring *r, struct pv_pcring_news *n)
+{
+	if (!r->map)
+		return;
+	const struct perf_event_mmap_page *p = r->map;
+	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
+	count_from(r, __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE), head, n);
+}
+
 void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
 {
 	if (!r->map)
@@ -210,6 +267,8 @@ void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
 	struct perf_event_mmap_page *p = r->map;
 	/* Acquire: the records the kernel wrote before data_head are seen. */
 	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&r->counted_by_owner, __ATOMIC_ACQUIRE))
+		head = __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE); /* the rest is its thread's */
 	uint64_t tail = __atomic_load_n(&p->data_tail, __ATOMIC_RELAXED); /* ours alone */
 	if (head - tail > r->data_size || (tail & 7))
 		tail = head; /* cannot be: start again from what comes next */

@@ -25,6 +25,7 @@
 #ifndef PV_PCRING_H
 #define PV_PCRING_H
 
+#include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -37,6 +38,22 @@ struct pv_pcring {
 	uint64_t samples;       /* PCs read so far */
 	uint64_t lost;          /* samples the kernel dropped: the ring was full */
 	int refused;            /* it could not be opened: not tried again */
+	/* Its thread counts its samples as its time (pv_pcring_count): the
+	 * records past `counted` are the thread's still, and no drain takes
+	 * them, nor gives their space back to the kernel. */
+	int counted_by_owner;
+	uint64_t counted;       /* the position the thread has counted up to */
+	uint64_t period_ns;     /* CPU time a sample stands for */
+	int user_only;          /* no samples in the kernel: they were refused */
+	uintptr_t own_lo, own_hi; /* the runtime's code: its PCs are not the program's */
+};
+
+/* What a thread's ring holds past what it has counted: samples in the
+ * program's code, in the runtime's, and samples the kernel dropped (the
+ * ring was full; all of them in the same code as the samples around
+ * them, since the thread has not counted meanwhile). */
+struct pv_pcring_news {
+	uint64_t samples, own, lost;
 };
 
 /* What the reader hands each sampled PC to. */
@@ -90,13 +107,33 @@ void pv_pcring_explain(int err, char *out, size_t size);
  * tests' simulated rings. 0, or -1 if the layout is not one. */
 int pv_pcring_attach(struct pv_pcring *r, void *map, size_t map_bytes);
 
-/* Hand every PC written since the last drain to add(pc, arg), count the
- * samples the kernel lost, and give the space back to the kernel. One
+/* Hand every PC written since the last drain (up to `counted`, when its
+ * thread counts them) to add(pc, arg), count the samples the kernel lost,
+ * and give the space back to the kernel. One
  * reader at a time per ring; any thread, the sampler's included: nothing
  * of libc's is called, nothing allocated, no system call made. A record
  * that cannot be one (a size below its header's, not whole words, past the
  * data written) ends the drain with the ring emptied. */
 void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg);
+
+/* Where the kernel says how far it has written: a word that moves when a
+ * sample lands (the hooks' one load to learn whether there is news). */
+static inline const uint64_t *pv_pcring_head(const struct pv_pcring *r)
+{
+	return (const uint64_t *)&((const struct perf_event_mmap_page *)r->map)->data_head;
+}
+
+/* On r's own thread: count the records written since the last count into
+ * n (added to it), and move `counted` past them. Nothing is given back to
+ * the kernel: a drain does that, up to `counted`. No system call, nothing
+ * of libc's, async-signal-safe against any other reader. */
+void pv_pcring_count(struct pv_pcring *r, struct pv_pcring_news *n);
+
+/* The same count, from any thread, moving nothing: what a thread still
+ * running has not counted yet (a dump). Records its thread counts and a
+ * drain gives back meanwhile may be overwritten: a record that cannot be
+ * one ends the count. */
+void pv_pcring_peek(const struct pv_pcring *r, struct pv_pcring_news *n);
 
 /* Unmap r (the event ends with it) and leave it empty. Nothing is drained. */
 void pv_pcring_close(struct pv_pcring *r);

@@ -32,6 +32,7 @@
 #include "output/config.h"
 #include "runtime/calibrate.h"
 #include "runtime/counters.h"
+#include "runtime/cpusamples.h"
 #include "runtime/events.h"
 #include "runtime/fds.h"
 #include "runtime/guard.h"
@@ -69,20 +70,27 @@ int pv_time_sampled;
 struct pv_sampler pv_sampler;
 struct pv_hotpcs pv_hotpcs;
 
-/* PCs sampled for hot lines: every 4 ms of a thread's CPU. Each PC costs an
- * interrupt in the thread it samples: at 4 ms that is under 1 % of its CPU
- * on a VM, at 1 ms 3 % (make bench-hotlines). */
-#define PV_PC_PERIOD_NS 4000000
+/* A thread's CPU time and its PCs for hot lines are sampled every period
+ * of its CPU (cpusamples.h): PROFVIZ_RATE a second. Each sample costs an
+ * interrupt in the thread it samples: at 1 ms that is up to 3 % of its CPU
+ * on a VM, a tenth of that on bare metal (make bench-hotlines). */
+static uint64_t ring_period_ns(void)
+{
+	return 1000000000u / (pv_config.rate_hz ? pv_config.rate_hz : 1000);
+}
 
-/* t's PC ring, on t itself; a refusal said once. */
+/* t's ring, on t itself; a refusal said once. */
 static void open_pcring(struct pv_thread *t)
 {
-	int err = pv_pcring_open(&t->pcring, PV_PC_PERIOD_NS,
-				 pv_pcring_pages(PV_PC_PERIOD_NS, 50000000));
+	int err = pv_pcring_open(&t->pcring, ring_period_ns(),
+				 pv_pcring_pages(ring_period_ns(), PV_RING_HOLDS_NS));
 	if (err < 0) {
 		pv_hotpcs_refused(&pv_hotpcs, err);
 		pv_hotpcs_say_refusal(&pv_hotpcs);
+		return;
 	}
+	pv_hotpcs_opened(&pv_hotpcs, &t->pcring);
+	pv_cpusamples_attach(t, pv_hotpcs.own_lo, pv_hotpcs.own_hi);
 }
 
 /* Threads start here: the first hook of each thread sets it up. */
@@ -243,7 +251,7 @@ static void start_sampler(void)
 	pv_hotpcs_own_text(&lo, &hi);
 	pv_hotpcs_init(&pv_hotpcs, lo, hi);
 	if (pv_sampler_start(&pv_sampler, &pv_lock, &pv_live, &pv_hotpcs, pv_config.rate_hz,
-			     PV_PC_PERIOD_NS, sampler_first, why, sizeof(why)) < 0)
+			     ring_period_ns(), sampler_first, why, sizeof(why)) < 0)
 		pv_log("%s: times are not sampled", why);
 }
 
@@ -354,6 +362,7 @@ static void thread_retire(struct pv_thread *t)
 	pv_process_lock(&saved);
 	pv_thread_close_all(t);
 	pv_thread_hand_over(&pv_profile, t);
+	pv_cpusamples_detach(t);
 	pv_hotpcs_close_ring(&pv_hotpcs, &t->pcring);
 	unlink_live(t);
 	pv_lock_give(&pv_lock);
@@ -459,6 +468,7 @@ static void fork_child_profile(void)
 	struct pv_thread *t = pv_live;
 	while (t) {
 		struct pv_thread *next = t->next;
+		pv_cpusamples_detach(t);
 		pv_pcring_forget(&t->pcring); /* the parent's: not mapped here */
 		if (t != self) {
 			pv_counters_close(&t->counters);

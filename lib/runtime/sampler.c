@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "runtime/cpusamples.h"
 #include "runtime/ownthread.h"
 
 /*
@@ -77,8 +78,7 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 	 * hook or runtime section begins: a charge made from here could land
 	 * in one node's self and, the thread having moved on meanwhile,
 	 * another activation's total. */
-	__atomic_fetch_add(&t->owed_ns, used, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&t->owed_samples, 1, __ATOMIC_RELAXED);
+	pv_cpusamples_looked(t, used, 1);
 	account->samples++;
 }
 
@@ -100,8 +100,12 @@ void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)
 {
 	struct pv_node *n = t->top->node;
 	if (n->fn == fn) { /* else its frame could not be pushed: nowhere to put it */
-		if (n->parent) /* looks during the wait: the waiting function's */
+		if (n->parent) { /* CPU sampled during the wait: the waiting function's */
+			uint64_t before = pv_thread_sampled_clock(t);
 			pv_thread_settle_owed(t, n->parent);
+			/* ... and not the wait's too: its box holds the time blocked. */
+			t->top->sampled_start += pv_thread_sampled_clock(t) - before;
+		}
 		/* As pv_thread_settle adds: a handler may interrupt a wait. */
 		__atomic_fetch_add(&n->sampled_ns, ns, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&t->sampled_clock, ns, __ATOMIC_RELAXED);
@@ -132,11 +136,14 @@ static void open_ring(struct pv_sampler *s, struct pv_thread *t)
 	if (t->pcring.map || t->pcring.refused)
 		return;
 	int err = pv_pcring_open_thread(&t->pcring, t->tid, s->pc_period_ns,
-					pv_pcring_pages(s->pc_period_ns, 50000000));
+					pv_pcring_pages(s->pc_period_ns, PV_RING_HOLDS_NS));
 	if (err < 0) {
 		t->pcring.refused = 1;
 		pv_hotpcs_refused(s->hot, err);
+		return;
 	}
+	pv_hotpcs_opened(s->hot, &t->pcring);
+	pv_cpusamples_attach(t, s->hot->own_lo, s->hot->own_hi);
 }
 
 /* Give up the program's descriptor table for an empty one of this
@@ -183,11 +190,14 @@ static int sample(void *arg)
 	uint64_t next = clock_ns(CLOCK_MONOTONIC);
 	uint64_t random = next | 1;
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	int looking = 1; /* some thread has no ring: looks at the rate asked */
 	for (;;) {
 		/* A round that cost c of CPU waits at least PV_SAMPLER_BUDGET * c:
 		 * many threads make rounds dear, and then rarer. */
 		uint64_t own = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		uint64_t period = s->period_ns;
+		if (!looking && period < PV_SAMPLER_DRAIN_NS)
+			period = PV_SAMPLER_DRAIN_NS; /* only rings to drain */
 		if (own > own_before && (own - own_before) * PV_SAMPLER_BUDGET > period)
 			period = (own - own_before) * PV_SAMPLER_BUDGET;
 		own_before = own;
@@ -204,8 +214,12 @@ static int sample(void *arg)
 		wait_until(s, &at, opens_rings);
 		pv_lock_take_bare(s->lock);
 		s->account.looks++;
+		looking = 0;
 		for (struct pv_thread *t = *s->live; t; t = t->next) {
-			pv_sampler_look(&s->account, t, thread_cpu_ns(t));
+			if (!pv_cpusamples_from_ring(t)) { /* else its ring has its time */
+				pv_sampler_look(&s->account, t, thread_cpu_ns(t));
+				looking = 1;
+			}
 			if (opens_rings)
 				open_ring(s, t);
 			if (s->hot)

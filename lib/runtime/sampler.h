@@ -1,25 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sampler.h — time as the program spends it: a thread of the runtime's own
- * looks at every profiled thread a thousand times a second and charges the
- * CPU time the thread used since the previous look to the calling-context
- * node it is in now.
+ * sampler.h — a thread of the runtime's own that opens each profiled
+ * thread's ring, drains the PCs the thread has counted, and looks at the
+ * threads that have no ring.
  *
- * Nothing is delivered into the program: no signal, no timer, no descriptor
- * (bench/README.md, "Sampler candidates", measured the alternatives). The
- * sampler's thread gives up its share of the program's descriptor table
- * first thing (close_range's CLOSE_RANGE_UNSHARE, which copies none): the
- * PC rings of hot lines (pcring.h), which it opens for each thread as the
- * thread starts (woken for it), then take no number of the program's, not
- * even for a moment. Each
- * thread publishes where it is in one word (pv_thread.at): its top node while
- * the program's code runs, NULL while the hooks or the runtime run, so the
- * runtime's own time is dropped, never charged to a function. What a look
- * finds in the program's code the thread owes, and charges itself to its
- * top node when its next hook or runtime section begins (pv_thread_settle),
- * so that its self and total costs move together. A thread in a wait
- * (blocking.c) publishes the function that waited, which its CPU is
- * charged to; the wait's own box gets the blocked time, measured around it.
+ * A thread's time comes from its own ring (cpusamples.h). The sampler's
+ * thread gives up its share of the program's descriptor table first thing
+ * (close_range's CLOSE_RANGE_UNSHARE, which copies none): the rings, which
+ * it opens for each thread as the thread starts (woken for it), then take
+ * no number of the program's, not even for a moment. Nothing is delivered
+ * into the program: no signal, no timer, no descriptor.
+ *
+ * A thread without a ring (perf_event_open refused, or not yet opened) is
+ * looked at instead, a thousand times a second: each thread publishes
+ * where it is in one word (pv_thread.at), its top node while the program's
+ * code runs, NULL while the hooks or the runtime run, so the runtime's own
+ * time is dropped, never charged to a function. What a look finds in the
+ * program's code the thread owes, and charges itself to its top node when
+ * its next hook or runtime section begins (pv_thread_settle), so that its
+ * self and total costs move together. A thread in a wait (blocking.c)
+ * publishes the function that waited, which its CPU is charged to; the
+ * wait's own box gets the blocked time, measured around it.
  */
 #ifndef PV_RUNTIME_SAMPLER_H
 #define PV_RUNTIME_SAMPLER_H
@@ -35,6 +36,11 @@
  * period is stretched so that the sampler's own CPU stays under 1/this of
  * the time it runs, however many threads it looks at. */
 #define PV_SAMPLER_BUDGET 33
+
+/* When every thread has its ring, the sampler only drains their PCs (a
+ * ring holds a second of them, cpusamples.h) and opens new threads' rings
+ * (woken for it): it wakes ten times a second. */
+#define PV_SAMPLER_DRAIN_NS 100000000u
 
 struct pv_sampler {
 	struct pv_lock *lock;     /* held while looking: threads end under it */

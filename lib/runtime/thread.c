@@ -7,6 +7,7 @@
 
 #include "base/log.h"
 #include "runtime/contexts.h"
+#include "runtime/cpusamples.h"
 #include "runtime/fds.h"
 #include "runtime/guard.h"
 #include "runtime/hooks.h"
@@ -18,6 +19,7 @@ int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
 	t->read = read ? read : nev ? pv_read_clock : pv_read_none;
 	t->run_mode = read ? PV_MODE_GENERIC : nev ? PV_MODE_CLOCK : PV_MODE_COUNT;
 	t->frame_size = pv_frame_size(nev);
+	pv_cpusamples_init(t);
 	if (pv_cct_init(&t->cct, nev) < 0)
 		return -1;
 	if (pv_stack_init(t) < 0) {
@@ -417,9 +419,10 @@ void pv_thread_restart(struct pv_thread *t)
 {
 	uint64_t now[PV_MAX_EVENTS];
 	pv_cct_clear(&t->cct);
-	/* What the parent's sampler found is the parent's. */
+	/* What the parent's sampler or ring found is the parent's. */
 	__atomic_store_n(&t->owed_ns, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->owed_samples, 0, __ATOMIC_RELAXED);
+	t->ring_total = (struct pv_pcring_news){ 0, 0, 0 };
 	/* The counters may be new (a forked child's): no floor from the old ones. */
 	memset(t->last, 0, sizeof(t->last));
 	t->read(t, now);

@@ -74,8 +74,13 @@ struct pv_thread {
 	/* Hot: read by every hook. */
 	int mode;
 	struct pv_node *at; /* for the sampler: the top node, NULL inside the runtime */
-	uint64_t owed_ns;   /* CPU the sampler found it using in the program's code,
-			     * not yet charged (pv_thread_settle) */
+	/* A word that moves when CPU samples wait to be charged (cpusamples.h):
+	 * the head of the thread's own ring, else `looks`; and its value when
+	 * the thread last collected them. */
+	const uint64_t *news;
+	uint64_t news_seen;
+	uint64_t owed_ns;   /* CPU time sampled in the program's code, collected
+			     * but not yet charged (pv_thread_settle) */
 	struct pv_frame *top;
 	struct pv_frame *stack_limit; /* the last frame that may be pushed onto */
 	int inlined_as_frames;       /* PROFVIZ_INLINED=frames: inlined bodies pushed */
@@ -109,7 +114,10 @@ struct pv_thread {
 	clockid_t cpu_clock;
 	uint64_t began_ns;
 	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
-	uint64_t owed_samples;   /* the looks owed_ns stands for */
+	uint64_t owed_samples;   /* the samples owed_ns stands for */
+	uint64_t looks;          /* moved by the sampler's looks when it has no ring */
+	int collecting;          /* in pv_thread_collect: a handler's hooks leave the ring */
+	struct pv_pcring_news ring_total; /* what its ring's samples came to */
 	/* The time charged to its nodes so far, by the thread itself: a clock
 	 * whose difference over an activation is the activation's sampled
 	 * total, as the TSC's is its time. */
@@ -167,19 +175,25 @@ static inline void pv_thread_give_owed(struct pv_thread *t, struct pv_owed o)
  * path only, about a thousand times a second), which a handler's own
  * settling cannot split. (Inline: the runtime boundary, which every layer
  * of the runtime enters, calls it too.) */
+/* Take what t's own ring sampled since the last collection into what it
+ * owes (cpusamples.c). Out of line: it runs when there is news only. */
+void pv_thread_collect(struct pv_thread *t);
+
 static inline void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 {
+	pv_thread_collect(t);
 	struct pv_owed o = pv_thread_take_owed(t);
 	__atomic_fetch_add(&t->sampled_clock, o.ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&n->sampled_ns, o.ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&n->samples, o.samples, __ATOMIC_RELAXED);
 }
 
-/* Has the sampler looked since the last charge? One load and a branch on
- * the hooks' straight line; the charge itself is out of line. */
+/* Are there samples to charge since the last charge? Two loads and a
+ * compare on the hooks' straight line; the charge itself is out of line. */
 static inline int pv_thread_owes(const struct pv_thread *t)
 {
-	return __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED) != 0;
+	const uint64_t *news = __atomic_load_n(&t->news, __ATOMIC_RELAXED);
+	return __atomic_load_n(news, __ATOMIC_RELAXED) != t->news_seen;
 }
 
 static inline void pv_thread_settle_owed(struct pv_thread *t, struct pv_node *n)

@@ -95,11 +95,25 @@ static void table(void)
 	       "thread has no stderr)");
 	pv_hotpcs_say_refusal(&h);
 	pv_hotpcs_say_refusal(&h);
-	tap_ok(n_messages == 1 && strstr(messages[0], "profviz: no hot lines for some threads: ") &&
+	tap_ok(n_messages == 1 && strstr(messages[0], "profviz: no CPU samples for some threads: ") &&
 	       strstr(messages[0], "perf_event_paranoid="), "a refused ring: one line with the "
 	       "first reason, once, by a thread of the program's: %s", messages[0]);
 	pv_hotpcs_copy(&h, &n, &a);
 	tap_is(a.refused, 2, "... and every thread without a ring counted");
+	messages_clear();
+	struct pv_pcring everything = { .user_only = 0 }, user_only = { .user_only = 1 };
+	pv_hotpcs_opened(&h, &everything);
+	pv_hotpcs_say_refusal(&h);
+	tap_is(n_messages, 0, "a ring that samples the kernel too: nothing to say");
+	pv_hotpcs_opened(&h, &user_only);
+	pv_hotpcs_opened(&h, &user_only);
+	pv_hotpcs_say_refusal(&h);
+	pv_hotpcs_say_refusal(&h);
+	tap_ok(n_messages == 1 &&
+		       strstr(messages[0], "CPU time inside the kernel is not sampled: ") &&
+		       strstr(messages[0], "perf_event_paranoid="),
+	       "a ring refused the kernel's samples: one line, once: %s",
+	       n_messages ? messages[0] : "(none)");
 	uintptr_t lo, hi;
 	tap_ok(pv_hotpcs_own_text(&lo, &hi) == 0 && lo <= (uintptr_t)table &&
 	       (uintptr_t)table < hi, "the object's own code is found (here: this test's)");

@@ -15,65 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fakering.h"
 #include "ring.h"
 #include "runtime/fds.h"
 #include "runtime/pcring.h"
 #include "tap.h"
 
-/* ---- a ring written by hand ---- */
-
-struct fake {
-	struct perf_event_mmap_page *page;
-	size_t bytes;
-	struct pv_pcring r;
-};
-
-static void fake_open(struct fake *f, unsigned data_pages, uint64_t position)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	f->bytes = (1 + data_pages) * page;
-	f->page = aligned_alloc(page, f->bytes);
-	memset(f->page, 0xAB, f->bytes); /* stale bytes a reader must not take for records */
-	memset(f->page, 0, sizeof(*f->page));
-	f->page->data_offset = page;
-	f->page->data_size = data_pages * page;
-	f->page->data_head = f->page->data_tail = position;
-	tap_ok(pv_pcring_attach(&f->r, f->page, f->bytes) == 0, "a perf-shaped mapping is a ring");
-}
-
-/* Write len bytes at the kernel's head, across the end as the kernel does;
- * data_head moves only with fake_publish. */
-static uint64_t written;
-static void fake_put(struct fake *f, const void *bytes, size_t len)
-{
-	unsigned char *data = (unsigned char *)f->page + f->page->data_offset;
-	for (size_t i = 0; i < len; i++)
-		data[(f->page->data_head + written + i) & (f->page->data_size - 1)] =
-			((const unsigned char *)bytes)[i];
-	written += len;
-}
-
-static void fake_publish(struct fake *f)
-{
-	f->page->data_head += written;
-	written = 0;
-}
-
-static void put_sample(struct fake *f, uint64_t ip)
-{
-	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 16 };
-	fake_put(f, &h, sizeof(h));
-	fake_put(f, &ip, sizeof(ip));
-}
-
-static void put_lost(struct fake *f, uint64_t lost)
-{
-	struct perf_event_header h = { PERF_RECORD_LOST, 0, 24 };
-	uint64_t id = 99;
-	fake_put(f, &h, sizeof(h));
-	fake_put(f, &id, sizeof(id));
-	fake_put(f, &lost, sizeof(lost));
-}
+/* ---- a ring written by hand (fakering.h) ---- */
 
 struct seen {
 	uintptr_t pc[64];
@@ -177,6 +125,51 @@ static void lost_and_others(void)
 
 /* A size no record has: the reader stops there and empties the ring, then
  * reads what comes after. */
+/* Its thread counts a ring's samples as its time (pv_pcring_count): in the
+ * program's code or the runtime's by PC, lost ones apart; a count from
+ * another thread moves nothing (pv_pcring_peek); and a drain takes PCs
+ * only up to what the thread has counted, the rest staying the thread's. */
+static void counted_by_its_thread(void)
+{
+	struct fake f;
+	fake_open(&f, 1, 4096 - 16); /* the first record across the end */
+	f.r.own_lo = 0x7000;
+	f.r.own_hi = 0x8000;
+	f.r.counted = f.page->data_head;
+	f.r.counted_by_owner = 1;
+	put_sample(&f, 0x401000);
+	put_sample(&f, 0x7010); /* in the runtime's code */
+	put_lost(&f, 5);
+	put_sample(&f, 0x401008);
+	fake_publish(&f);
+	struct pv_pcring_news peeked = { 0, 0, 0 };
+	pv_pcring_peek(&f.r, &peeked);
+	tap_ok(peeked.samples == 2 && peeked.own == 1 && peeked.lost == 5,
+	       "peeked: 2 in the program, 1 in the runtime, 5 lost");
+	struct seen s = { { 0 }, 0 };
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 0 && f.page->data_tail == 4096 - 16,
+	       "nothing counted yet: a drain takes nothing and gives nothing back");
+	struct pv_pcring_news n = { 0, 0, 0 };
+	pv_pcring_count(&f.r, &n);
+	tap_ok(n.samples == 2 && n.own == 1 && n.lost == 5, "counted as peeked");
+	tap_is(f.r.counted, f.page->data_head, "... and counted up to the head");
+	struct pv_pcring_news again = { 0, 0, 0 };
+	pv_pcring_count(&f.r, &again);
+	pv_pcring_peek(&f.r, &again);
+	tap_ok(!again.samples && !again.own && !again.lost, "counted once");
+	put_sample(&f, 0x402000);
+	fake_publish(&f);
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 3 && s.pc[0] == 0x401000 && s.pc[2] == 0x401008 && f.r.lost == 5,
+	       "a drain takes the counted PCs (the runtime's too) and the lost count");
+	tap_is(f.page->data_tail, f.r.counted, "... and gives back no more than was counted");
+	f.r.counted_by_owner = 0;
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 4 && s.pc[3] == 0x402000, "a ring nobody counts drains to the head");
+	free(f.page);
+}
+
 static void garbage(void)
 {
 	static const uint16_t sizes[] = { 0, 4, 20, 4000 };
@@ -328,6 +321,7 @@ int main(void)
 	samples_in_order();
 	wraparound();
 	lost_and_others();
+	counted_by_its_thread();
 	garbage();
 	layouts();
 	real_event();

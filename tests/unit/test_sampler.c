@@ -17,31 +17,11 @@
 #include "runtime/hooks.h"
 #include "runtime/sampler.h"
 #include "runtime/waits.h"
+#include "hookscript.h"
 #include "tap.h"
 
-#define STACK_TOP ((uintptr_t)1 << 40)
-static int depth;
 static uint64_t cpu;                /* the scripted thread's CPU clock, ns */
 static struct pv_sampling account;
-static struct pv_profile prof;
-
-static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
-{
-	pv_hook_enter_indexed(t, fn, sp, 0, pv_read_none, pv_thread_enter_slow);
-}
-
-static void enter(struct pv_thread *t, const void *fn)
-{
-	depth++;
-	pv_hook_enter(t, (void *)fn, STACK_TOP - 64 * (uintptr_t)depth, PV_MODE_COUNT, 0,
-		      pv_read_none, enter_indexed, pv_thread_enter_slow);
-}
-
-static void leave(struct pv_thread *t, const void *fn)
-{
-	uintptr_t sp = STACK_TOP - 64 * (uintptr_t)depth--;
-	pv_hook_exit(t, (void *)fn, sp, PV_MODE_COUNT, 0, pv_read_none, pv_thread_exit_slow);
-}
 
 /* The thread runs for ns of CPU, then the sampler looks. */
 static void run_then_look(struct pv_thread *t, uint64_t ns)
@@ -62,23 +42,6 @@ static struct pv_thread *new_thread(void)
 		abort();
 	t.sampled_cpu_ns = cpu;
 	return &t;
-}
-
-/* The profile's one event is the sampled time, as in a sampled run. */
-static void merge(struct pv_thread *t)
-{
-	pv_profile_clear(&prof);
-	pv_profile_init(&prof, 1);
-	pv_thread_hand_over(&prof, t);
-}
-
-static struct pv_fstat *func(const void *fn)
-{
-	void *key = (void *)fn;
-	struct pv_fstat *f;
-	HASH_FIND_PTR(prof.funcs, &key, f);
-	static struct pv_fstat none;
-	return f ? f : &none;
 }
 
 static struct pv_astat *arc(const void *caller, const void *callee)

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+#include "runtime/cpusamples.h"
+
+#include "base/compiler.h"
+
+void pv_cpusamples_init(struct pv_thread *t)
+{
+	t->looks = 0;
+	t->news_seen = 0;
+	__atomic_store_n(&t->news, &t->looks, __ATOMIC_RELEASE);
+}
+
+void pv_cpusamples_attach(struct pv_thread *t, uintptr_t own_lo, uintptr_t own_hi)
+{
+	struct pv_pcring *r = &t->pcring;
+	r->own_lo = own_lo;
+	r->own_hi = own_hi;
+	r->counted = __atomic_load_n(pv_pcring_head(r), __ATOMIC_ACQUIRE);
+	__atomic_store_n(&r->counted_by_owner, 1, __ATOMIC_RELEASE);
+	/* Release: the thread that loads the new word finds the ring whole. */
+	__atomic_store_n(&t->news, pv_pcring_head(r), __ATOMIC_RELEASE);
+}
+
+void pv_cpusamples_detach(struct pv_thread *t)
+{
+	__atomic_store_n(&t->news, &t->looks, __ATOMIC_RELEASE);
+	t->news_seen = __atomic_load_n(&t->looks, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->pcring.counted_by_owner, 0, __ATOMIC_RELEASE);
+}
+
+/* Owed, as the sampler's looks and the ring both leave it. */
+static void owe(struct pv_thread *t, uint64_t ns, uint64_t samples)
+{
+	__atomic_fetch_add(&t->owed_ns, ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->owed_samples, samples, __ATOMIC_RELAXED);
+}
+
+void pv_thread_collect(struct pv_thread *t)
+{
+	const uint64_t *news = __atomic_load_n(&t->news, __ATOMIC_ACQUIRE);
+	uint64_t seen = __atomic_load_n(news, __ATOMIC_ACQUIRE);
+	if (news != &t->looks) {
+		/* A handler's hooks, arriving mid-count, leave the ring to the
+		 * count they interrupted (it charges their samples with its own). */
+		if (t->collecting)
+			return;
+		t->collecting = 1;
+		pv_signal_fence();
+		struct pv_pcring_news n = { 0, 0, 0 };
+		pv_pcring_count(&t->pcring, &n);
+		/* Samples the kernel dropped for a full ring were taken where the
+		 * others were: since the last collection, in the same node. */
+		uint64_t charged = n.samples + n.lost;
+		if (charged)
+			owe(t, charged * t->pcring.period_ns, charged);
+		t->ring_total.samples += n.samples;
+		t->ring_total.own += n.own;
+		t->ring_total.lost += n.lost;
+		pv_signal_fence();
+		t->collecting = 0;
+	}
+	t->news_seen = seen;
+}
+
+void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *samples)
+{
+	*ns = *samples = 0;
+	if (!pv_cpusamples_from_ring(t))
+		return;
+	struct pv_pcring_news n = { 0, 0, 0 };
+	pv_pcring_peek(&t->pcring, &n);
+	*samples = n.samples + n.lost;
+	*ns = *samples * t->pcring.period_ns;
+}
+
+void pv_cpusamples_looked(struct pv_thread *t, uint64_t ns, uint64_t samples)
+{
+	owe(t, ns, samples);
+	/* After the owed amount: a hook that sees the word move finds it. */
+	__atomic_fetch_add(&t->looks, 1, __ATOMIC_RELEASE);
+}

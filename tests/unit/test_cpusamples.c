@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A thread's CPU samples from its own ring (runtime/cpusamples.h), scripted:
+ * the count-only hooks the runtime ships keep the stack, a ring written by
+ * hand stands for the kernel's, and the samples a hook finds must be
+ * charged to the node that was on top since the previous hook, a period of
+ * CPU each: a burst before a wait to the burst, the wait's own CPU to the
+ * function that waited and its box only the time blocked, samples in the
+ * runtime's code to nobody, samples the kernel dropped where the others
+ * were, and samples not yet collected to the top of a thread still running
+ * at a dump.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fakering.h"
+#include "model/profile.h"
+#include "runtime/cpusamples.h"
+#include "runtime/handover.h"
+#include "runtime/hooks.h"
+#include "runtime/sampler.h"
+#include "runtime/waits.h"
+#include "hookscript.h"
+#include "tap.h"
+
+#define PERIOD 1000000u /* ns of CPU a sample stands for */
+#define IN_PROGRAM 0x401000u
+#define OWN_LO 0x7000u /* the runtime's code: [OWN_LO, OWN_HI) */
+#define OWN_HI 0x8000u
+
+static struct fake ring;
+
+/* The kernel samples the thread n times at pc. */
+static void sampled(unsigned n, uintptr_t pc)
+{
+	for (unsigned i = 0; i < n; i++)
+		put_sample(&ring, pc);
+	fake_publish(&ring);
+}
+
+static void dropped(uint64_t n)
+{
+	put_lost(&ring, n);
+	fake_publish(&ring);
+}
+
+/* A thread whose time comes from a ring written by hand. */
+static struct pv_thread *new_thread(void)
+{
+	static struct pv_thread t;
+	pv_thread_release(&t);
+	memset(&t, 0, sizeof(t));
+	depth = 0;
+	if (pv_thread_init(&t, 0, NULL) < 0)
+		abort();
+	if (ring.page)
+		free(ring.page);
+	fake_open(&ring, 1, 0);
+	if (pv_pcring_attach(&t.pcring, ring.page, ring.bytes) < 0)
+		abort();
+	t.pcring.period_ns = PERIOD;
+	pv_cpusamples_attach(&t, OWN_LO, OWN_HI);
+	return &t;
+}
+
+#define MAIN ((const void *)0x1000)
+#define WORK ((const void *)0x2000)
+#define WAIT_IO ((const void *)0x3000)
+#define OTHER ((const void *)0x4000)
+
+/* The issue's event loop: a burst of work, then a wait. The burst's samples
+ * were taken before the wait began, and are found by the wait's first hook:
+ * the burst's. The wait's own CPU (its system call) is the waiting
+ * function's self; the wait's box holds the time blocked, counted once. */
+static void burst_then_wait(void)
+{
+	struct pv_thread *t = new_thread();
+	tap_ok(pv_cpusamples_from_ring(t), "the thread's time comes from its ring");
+	const void *wait = &pv_wait_markers[PV_WAIT_poll];
+	enter(t, MAIN);
+	enter(t, WORK);
+	sampled(5, IN_PROGRAM);
+	leave(t, WORK);
+	enter(t, WAIT_IO);
+	enter(t, wait);
+	pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
+	sampled(1, IN_PROGRAM);
+	pv_sampler_blocked(t, wait, 7 * PERIOD);
+	leave(t, wait);
+	leave(t, WAIT_IO);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 5 * PERIOD, "the burst's samples: the burst's self");
+	tap_is(func(WORK)->samples, 5, "... 5 samples");
+	tap_is(func(WORK)->total[0], 5 * PERIOD, "... and its total");
+	tap_is(func(WAIT_IO)->self[0], 1 * PERIOD, "the wait's CPU: the waiting function's self");
+	tap_is(func(wait)->self[0], 7 * PERIOD, "the wait's box: the time blocked");
+	tap_is(func(wait)->total[0], 7 * PERIOD, "... its total too: the CPU is not in it again");
+	tap_is(func(WAIT_IO)->total[0], 8 * PERIOD, "the waiting function's total: both");
+	tap_is(func(MAIN)->total[0], 13 * PERIOD, "main's: everything");
+	tap_is(prof.sampling.samples, 6, "the profile counts the ring's samples");
+}
+
+/* Each hook charges what the ring holds to the node on top until then. */
+static void charged_where_found(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	sampled(2, IN_PROGRAM);
+	enter(t, WORK); /* main's two */
+	sampled(3, IN_PROGRAM);
+	enter(t, OTHER); /* work's three */
+	leave(t, OTHER);
+	leave(t, WORK);
+	sampled(1, IN_PROGRAM);
+	leave(t, MAIN); /* main's one */
+	merge(t);
+	tap_is(func(MAIN)->self[0], 3 * PERIOD, "main: the samples before and after its call");
+	tap_is(func(WORK)->self[0], 3 * PERIOD, "work: those taken in it");
+	tap_is(func(OTHER)->self[0], 0, "other: none was taken in it");
+	tap_is(func(MAIN)->total[0], 6 * PERIOD, "main's total: all");
+}
+
+/* PCs in the runtime's code are the hooks' own cost: nobody's time. */
+static void runtime_dropped(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter(t, WORK);
+	sampled(2, IN_PROGRAM);
+	sampled(3, OWN_LO + 0x10);
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 2 * PERIOD, "the runtime's samples are not work's");
+	tap_is(func(MAIN)->total[0], 2 * PERIOD, "... nor anyone's");
+	tap_ok(prof.sampling.samples == 2 && prof.sampling.own_samples == 3 &&
+		       prof.sampling.own_ns == 3 * PERIOD,
+	       "the account: 2 charged, 3 dropped as profviz's own");
+}
+
+/* Samples the kernel dropped (the ring was full: a long stretch without a
+ * hook) were taken where the thread was, as the others since its last hook. */
+static void lost_where_taken(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter(t, WORK);
+	sampled(2, IN_PROGRAM);
+	dropped(40);
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 42 * PERIOD, "dropped samples charged where they were taken");
+	tap_is(func(WORK)->samples, 42, "... and counted as samples");
+}
+
+/* A dump while the thread runs: what its ring holds is its top's. */
+static void pending_at_a_dump(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter(t, WORK);
+	sampled(4, IN_PROGRAM);
+	struct pv_thread_now now = { { 0 }, 0 };
+	pv_profile_clear(&prof);
+	pv_profile_init(&prof, 1);
+	pv_thread_hand_over_live(&prof, t, &now);
+	tap_is(func(WORK)->self[0], 4 * PERIOD, "not yet collected: the top's at a dump");
+	tap_is(func(MAIN)->total[0], 4 * PERIOD, "... and in the open totals");
+	tap_ok(ring.page->data_tail == 0 && t->pcring.counted == 0, "the dump moved nothing in the ring");
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 4 * PERIOD, "the thread still collects them itself");
+}
+
+/* A signal handler's hooks, arriving while the thread counts its ring,
+ * leave the ring to that count, and look again later. */
+static void handler_mid_count(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	sampled(2, IN_PROGRAM);
+	t->collecting = 1; /* as if interrupted there */
+	enter(t, OTHER);
+	leave(t, OTHER);
+	tap_is(t->ring_total.samples, 0, "the handler's hooks counted nothing");
+	tap_ok(pv_thread_owes(t), "... and the news stays news");
+	t->collecting = 0;
+	enter(t, WORK);
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 2 * PERIOD, "counted at the next hook, where they were taken");
+	tap_is(func(OTHER)->self[0], 0, "none in the handler's functions");
+}
+
+/* Without its ring (closed at the thread's end, or not in a fork's child)
+ * the sampler's looks speak for the thread, and the hooks see them. */
+static void detached(void)
+{
+	struct pv_thread *t = new_thread();
+	pv_cpusamples_detach(t);
+	tap_ok(!pv_cpusamples_from_ring(t), "detached: the looks again");
+	enter(t, MAIN);
+	sampled(3, IN_PROGRAM);
+	tap_ok(!pv_thread_owes(t), "a ring no longer its own is no news");
+	struct pv_sampling account = { 0 };
+	t->sampled_cpu_ns = 100;
+	pv_sampler_look(&account, t, 100 + 5 * PERIOD);
+	tap_ok(pv_thread_owes(t), "a look that leaves time owed is");
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 5 * PERIOD, "the look's time charged");
+}
+
+int main(void)
+{
+	burst_then_wait();
+	charged_where_found();
+	runtime_dropped();
+	lost_where_taken();
+	pending_at_a_dump();
+	handler_mid_count();
+	detached();
+	pv_profile_clear(&prof);
+	free(ring.page);
+	return tap_done();
+}
