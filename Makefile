@@ -9,6 +9,7 @@
 #   make bench-inlined  README-flag builds (inlining kept) against their native twins
 #   make bench-sampler  the sampler candidates: rate, accuracy, cost, safety
 #   make bench-hotlines what hot lines (sampled PCs) cost, and their 3:1 split
+#   make bench-cpu  sampled CPU time on bursty threads and short runs (CPU_PRELOAD=)
 #   make SAN=address|thread check    the same under a sanitizer
 #   make WERROR=1 ...                warnings are errors (CI)
 #   make deps       install the Debian packages the build and tests need
@@ -319,6 +320,14 @@ bench-sampler:
 bench-hotlines: build/bench/hotlines
 	python3 bench/hotlines.py
 
+# Sampled CPU time against perf and the programs' own clocks, on threads that
+# work in bursts between waits and on runs of 20 and 2 ms (bench/cpu/; needs
+# perf, else the programs' clocks alone); not in make check. CPU_PRELOAD=
+# "before=other/profviz.so this=profviz.so" measures each runtime on the same
+# runs.
+bench-cpu: profviz.so
+	python3 bench/cpu_time.py $(foreach p,$(CPU_PRELOAD),--preload $(p))
+
 # The bench's workloads (every call a real call), and the counter-read
 # micro-benchmark on the plain core.
 BENCH_CFLAGS := -O2 -g -finstrument-functions -fno-inline -fno-optimize-sibling-calls \
@@ -350,7 +359,7 @@ clean:
 FORCE:
 
 .PHONY: all unit check demo bench bench-truth bench-inlined bench-sampler bench-hotlines \
-	bench-progs deps clean FORCE man install uninstall
+	bench-cpu bench-progs deps clean FORCE man install uninstall
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
 # The targets link clang-built archives of the same layers, with coverage
