@@ -15,8 +15,7 @@ void pv_cpusamples_attach(struct pv_thread *t, uintptr_t own_lo, uintptr_t own_h
 	struct pv_pcring *r = &t->pcring;
 	r->own_lo = own_lo;
 	r->own_hi = own_hi;
-	r->counted = __atomic_load_n(pv_pcring_head(r), __ATOMIC_ACQUIRE);
-	__atomic_store_n(&r->counted_by_owner, 1, __ATOMIC_RELEASE);
+	pv_pcring_start_count(r);
 	/* Release: the thread that loads the new word finds the ring whole. */
 	__atomic_store_n(&t->news, pv_pcring_head(r), __ATOMIC_RELEASE);
 }
@@ -46,15 +45,14 @@ void pv_thread_collect(struct pv_thread *t)
 			return;
 		t->collecting = 1;
 		pv_signal_fence();
-		struct pv_pcring_news n = { 0, 0, 0 };
+		struct pv_pcring_news n = { 0, 0, 0, 0, 0 };
 		pv_pcring_count(&t->pcring, &n);
-		/* Samples the kernel dropped for a full ring were taken where the
-		 * others were: since the last collection, in the same node. */
-		uint64_t charged = n.samples + n.lost;
-		if (charged)
-			owe(t, charged * t->pcring.period_ns, charged);
+		if (n.samples)
+			owe(t, n.ns, n.samples);
 		t->ring_total.samples += n.samples;
+		t->ring_total.ns += n.ns;
 		t->ring_total.own += n.own;
+		t->ring_total.own_ns += n.own_ns;
 		t->ring_total.lost += n.lost;
 		pv_signal_fence();
 		t->collecting = 0;
@@ -67,10 +65,10 @@ void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *sa
 	*ns = *samples = 0;
 	if (!pv_cpusamples_from_ring(t))
 		return;
-	struct pv_pcring_news n = { 0, 0, 0 };
+	struct pv_pcring_news n = { 0, 0, 0, 0, 0 };
 	pv_pcring_peek(&t->pcring, &n);
-	*samples = n.samples + n.lost;
-	*ns = *samples * t->pcring.period_ns;
+	*samples = n.samples;
+	*ns = n.ns;
 }
 
 void pv_cpusamples_looked(struct pv_thread *t, uint64_t ns, uint64_t samples)

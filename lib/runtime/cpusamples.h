@@ -7,9 +7,9 @@
  * sampled, and a burst before a wait is sampled in the burst. A thread's
  * node changes only in its hooks, so the samples a hook finds in the ring
  * were all taken in the node that was on top since the previous hook: the
- * hook charges them there (pv_thread_settle), each for a period of CPU
- * time, and samples whose PC is in the runtime's own code are its cost,
- * dropped. The hooks learn that there is something to charge from one
+ * hook charges them there (pv_thread_settle), each for the CPU time since
+ * the sample before (the event's count, read into each sample), and
+ * samples whose PC is in the runtime's own code are its cost, dropped. The hooks learn that there is something to charge from one
  * word, the ring's head (pv_thread_owes); the counting is off their
  * straight line, and no system call is made.
  *
@@ -26,8 +26,8 @@
 
 /* A ring holds a second of samples at any rate: a thread that runs longer
  * than that without a hook (inside uninstrumented code) loses the rest,
- * which the kernel counts and the next count charges where the thread is
- * then (pcring.h's lost). */
+ * which the kernel counts (pcring.h's lost); their CPU time is then the
+ * next sample's, charged where the thread is at its next hook. */
 #define PV_RING_HOLDS_NS 1000000000u
 
 /* A new thread: no ring yet; the sampler's looks speak for it. */

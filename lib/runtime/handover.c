@@ -309,9 +309,9 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 		if (!pv_cpusamples_from_ring(t) && cpu > t->sampled_cpu_ns)
 			p->sampling.unsampled_ns += cpu - t->sampled_cpu_ns;
 		p->sampling.blocked_ns += t->blocked_ns;
-		p->sampling.samples += t->ring_total.samples + t->ring_total.lost;
+		p->sampling.samples += t->ring_total.samples;
 		p->sampling.own_samples += t->ring_total.own;
-		p->sampling.own_ns += t->ring_total.own * t->pcring.period_ns;
+		p->sampling.own_ns += t->ring_total.own_ns;
 	}
 	pv_cct_walk(&t->cct, merge_node, &m);
 	if (now) {

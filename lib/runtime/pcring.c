@@ -17,10 +17,14 @@
 #include "runtime/fds.h"
 #include "runtime/smallfile.h"
 
-/* A sample as this ring's attributes write it: the header, then the PC. */
+/* A sample as this ring's attributes write it: the header, the PC, then
+ * the event's count then, the thread's CPU time in ns (PERF_SAMPLE_READ):
+ * the difference from the sample before is the CPU time this one stands
+ * for, whatever the period was meanwhile (the sampler changes it). */
 struct sample_record {
 	struct perf_event_header header;
 	uint64_t ip;
+	uint64_t cpu_ns;
 };
 
 /* PERF_RECORD_LOST: how many samples did not fit. */
@@ -48,7 +52,8 @@ static void sampling_attributes(struct perf_event_attr *attr, uint64_t period_ns
 	attr->type = PERF_TYPE_SOFTWARE;
 	attr->config = PERF_COUNT_SW_TASK_CLOCK; /* the thread's CPU time, in ns */
 	attr->sample_period = period_ns;
-	attr->sample_type = PERF_SAMPLE_IP;
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_READ;
+	attr->read_format = 0; /* the count alone */
 	/* A sample that lands while the thread is in the kernel (a system
 	 * call, a page fault) is its CPU time too; where that is refused
 	 * (perf_event_paranoid=2 for an unprivileged user) the kernel drops
@@ -74,16 +79,23 @@ static void unmap_ring(void *map, size_t bytes)
 	syscall(SYS_munmap, map, bytes);
 }
 
-/* The ring of thread tid (0: the calling one), and the event's descriptor
- * in *keep (moved out of the program's way, fds.h) when keep is not NULL,
- * else closed at once. own_table: the calling thread's descriptor table is
- * not the program's, which then never sees the descriptor. */
+/* What becomes of a ring's descriptor once the ring is mapped. */
+enum keeping {
+	CLOSE_IT,      /* closed: the mapping holds the event */
+	KEEP_PRIVATE,  /* moved out of the program's way (fds.h), into *fd */
+	KEEP_AS_IS,    /* in r->event_fd: the calling thread's table is its own */
+};
+
+/* The ring of thread tid (0: the calling one), its descriptor kept as
+ * keeping says. own_table: the calling thread's descriptor table is not
+ * the program's, which then never sees the descriptor. */
 static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigned data_pages,
-		     int *keep, int own_table)
+		     enum keeping keeping, int *fd_out, int own_table)
 {
 	memset(r, 0, sizeof(*r));
-	if (keep)
-		*keep = -1;
+	r->event_fd = -1;
+	if (fd_out)
+		*fd_out = -1;
 	if (!period_ns || !data_pages || (data_pages & (data_pages - 1)))
 		return -EINVAL;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -104,15 +116,19 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 		fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		user_only = 1;
 	}
+	int kept = -1;
 	if (fd < 0) {
 		err = -errno;
 	} else {
 		map = map_ring(fd, bytes);
 		if (map == MAP_FAILED)
 			err = -errno;
-		else if (keep)
-			*keep = pv_fd_dup_private(fd);
-		pv_sys_close(fd); /* the mapping holds the event */
+		else if (keeping == KEEP_PRIVATE)
+			kept = pv_fd_dup_private(fd);
+		if (map != MAP_FAILED && keeping == KEEP_AS_IS)
+			kept = fd;
+		else
+			pv_sys_close(fd); /* the mapping holds the event */
 	}
 	if (!own_table)
 		pv_fds_runtime_ends(&saved);
@@ -120,30 +136,39 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 		return err;
 	if (pv_pcring_attach(r, map, bytes) < 0) {
 		unmap_ring(map, bytes);
-		if (keep && *keep >= 0)
-			pv_pcring_drop_fd(*keep);
+		if (keeping == KEEP_AS_IS)
+			pv_sys_close(kept);
+		else if (kept >= 0)
+			pv_pcring_drop_fd(kept);
 		return -EINVAL;
 	}
 	r->period_ns = period_ns;
 	r->user_only = user_only;
+	r->event_fd = -1;
+	if (keeping == KEEP_AS_IS) {
+		r->event_fd = kept;
+		r->has_event_fd = 1;
+	} else if (fd_out) {
+		*fd_out = kept;
+	}
 	return 0;
 }
 
 int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
 {
-	return open_ring(r, 0, period_ns, data_pages, NULL, 0);
+	return open_ring(r, 0, period_ns, data_pages, CLOSE_IT, NULL, 0);
 }
 
 int pv_pcring_open_thread(struct pv_pcring *r, pid_t tid, uint64_t period_ns,
-			  unsigned data_pages)
+			  unsigned data_pages, int keep_fd)
 {
-	return open_ring(r, tid, period_ns, data_pages, NULL, 1);
+	return open_ring(r, tid, period_ns, data_pages, keep_fd ? KEEP_AS_IS : CLOSE_IT, NULL, 1);
 }
 
 int pv_pcring_open_keeping(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages,
 			   int *fd)
 {
-	return open_ring(r, 0, period_ns, data_pages, fd, 0);
+	return open_ring(r, 0, period_ns, data_pages, KEEP_PRIVATE, fd, 0);
 }
 
 int pv_pcring_period(int fd, uint64_t period_ns)
@@ -177,6 +202,7 @@ void pv_pcring_explain(int err, char *out, size_t size)
 int pv_pcring_attach(struct pv_pcring *r, void *map, size_t map_bytes)
 {
 	memset(r, 0, sizeof(*r));
+	r->event_fd = -1;
 	const struct perf_event_mmap_page *p = map;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	if (map_bytes <= page)
@@ -214,9 +240,10 @@ static void header_of(uint64_t word, uint32_t *type, uint16_t *size)
 	*size = h.size;
 }
 
-/* The records from `from` to head into n; where the count stopped. */
+/* The records from `from` to head into n, each sample weighed from the
+ * CPU clock of the one before (*last, moved on); where the count stopped. */
 static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t head,
-			   struct pv_pcring_news *n)
+			   struct pv_pcring_news *n, uint64_t *last)
 {
 	if (head - from > r->data_size || (from & 7))
 		return head; /* cannot be: start again from what comes next */
@@ -228,10 +255,16 @@ static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t he
 			return head;
 		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record)) {
 			uintptr_t pc = (uintptr_t)word_at(r, from + offsetof(struct sample_record, ip));
-			if (pc >= r->own_lo && pc < r->own_hi)
+			uint64_t cpu = word_at(r, from + offsetof(struct sample_record, cpu_ns));
+			uint64_t ns = cpu > *last ? cpu - *last : 0;
+			*last = cpu > *last ? cpu : *last;
+			if (pc >= r->own_lo && pc < r->own_hi) {
 				n->own++;
-			else
+				n->own_ns += ns;
+			} else {
 				n->samples++;
+				n->ns += ns;
+			}
 		} else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record)) {
 			n->lost += word_at(r, from + offsetof(struct lost_record, lost));
 		}
@@ -240,13 +273,28 @@ static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t he
 	return from;
 }
 
+void pv_pcring_start_count(struct pv_pcring *r)
+{
+	if (!r->map)
+		return;
+	const struct perf_event_mmap_page *p = r->map;
+	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = __atomic_load_n(&p->data_tail, __ATOMIC_RELAXED);
+	struct pv_pcring_news ignored = { 0, 0, 0, 0, 0 };
+	uint64_t last = r->drained_cpu_ns;
+	count_from(r, tail, head, &ignored, &last); /* the last sample's clock */
+	r->counted_cpu_ns = last;
+	__atomic_store_n(&r->counted, head, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->counted_by_owner, 1, __ATOMIC_RELEASE);
+}
+
 void pv_pcring_count(struct pv_pcring *r, struct pv_pcring_news *n)
 {
 	if (!r->map)
 		return;
 	const struct perf_event_mmap_page *p = r->map;
 	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
-	uint64_t at = count_from(r, r->counted, head, n);
+	uint64_t at = count_from(r, r->counted, head, n, &r->counted_cpu_ns);
 	/* Release: a drain that reads `counted` finds these records read. */
 	__atomic_store_n(&r->counted, at, __ATOMIC_RELEASE);
 }
@@ -257,7 +305,8 @@ void pv_pcring_peek(const struct pv_pcring *r, struct pv_pcring_news *n)
 		return;
 	const struct perf_event_mmap_page *p = r->map;
 	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
-	count_from(r, __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE), head, n);
+	uint64_t last = __atomic_load_n(&r->counted_cpu_ns, __ATOMIC_RELAXED);
+	count_from(r, __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE), head, n, &last);
 }
 
 void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
@@ -282,6 +331,7 @@ void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
 		}
 		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record)) {
 			r->samples++;
+			r->drained_cpu_ns = word_at(r, tail + offsetof(struct sample_record, cpu_ns));
 			add((uintptr_t)word_at(r, tail + offsetof(struct sample_record, ip)), arg);
 		} else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record)) {
 			r->lost += word_at(r, tail + offsetof(struct lost_record, lost));

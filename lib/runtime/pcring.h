@@ -43,17 +43,21 @@ struct pv_pcring {
 	 * them, nor gives their space back to the kernel. */
 	int counted_by_owner;
 	uint64_t counted;       /* the position the thread has counted up to */
-	uint64_t period_ns;     /* CPU time a sample stands for */
+	uint64_t counted_cpu_ns; /* ... and the last sample's CPU clock there */
+	uint64_t drained_cpu_ns; /* the last drained sample's CPU clock */
+	uint64_t period_ns;     /* the CPU time between samples asked for */
+	int event_fd;           /* the event, kept in the sampler's own table; */
+	int has_event_fd;       /* ... so that it can change the period */
 	int user_only;          /* no samples in the kernel: they were refused */
 	uintptr_t own_lo, own_hi; /* the runtime's code: its PCs are not the program's */
 };
 
 /* What a thread's ring holds past what it has counted: samples in the
- * program's code, in the runtime's, and samples the kernel dropped (the
- * ring was full; all of them in the same code as the samples around
- * them, since the thread has not counted meanwhile). */
+ * program's code and the CPU time they stand for, the same in the
+ * runtime's code, and samples the kernel dropped (the ring was full),
+ * whose time the next sample stands for. */
 struct pv_pcring_news {
-	uint64_t samples, own, lost;
+	uint64_t samples, ns, own, own_ns, lost;
 };
 
 /* What the reader hands each sampled PC to. */
@@ -78,10 +82,11 @@ int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
 /* The same for thread tid of this process, from a thread whose descriptor
  * table is its own (the sampler's, sampler.h): the event's descriptor never
  * enters the program's table, not even for the moment between its opening
- * and its closing, so no section of fds.h is entered. Nothing of libc's
- * but system calls; errno may change. */
+ * and its closing, so no section of fds.h is entered. keep_fd: the
+ * descriptor stays open there, in r->event_fd, for pv_pcring_period.
+ * Nothing of libc's but system calls; errno may change. */
 int pv_pcring_open_thread(struct pv_pcring *r, pid_t tid, uint64_t period_ns,
-			  unsigned data_pages);
+			  unsigned data_pages, int keep_fd);
 
 /* The same, keeping the event's descriptor, so that its period can change
  * (pv_pcring_period): moved out of the program's way and claimed as the
@@ -122,6 +127,11 @@ static inline const uint64_t *pv_pcring_head(const struct pv_pcring *r)
 {
 	return (const uint64_t *)&((const struct perf_event_mmap_page *)r->map)->data_head;
 }
+
+/* r's thread counts its samples from now on: from the head, the last
+ * sample before it the base of the first one's CPU time. By whoever holds
+ * r (its thread as it opens it, or the drains' lock). */
+void pv_pcring_start_count(struct pv_pcring *r);
 
 /* On r's own thread: count the records written since the last count into
  * n (added to it), and move `counted` past them. Nothing is given back to

@@ -363,6 +363,7 @@ static void thread_retire(struct pv_thread *t)
 	pv_thread_close_all(t);
 	pv_thread_hand_over(&pv_profile, t);
 	pv_cpusamples_detach(t);
+	pv_sampler_ring_ends(&pv_sampler, &t->pcring);
 	pv_hotpcs_close_ring(&pv_hotpcs, &t->pcring);
 	unlink_live(t);
 	pv_lock_give(&pv_lock);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/sysraw.h"
 #include "runtime/cpusamples.h"
 #include "runtime/ownthread.h"
 
@@ -113,6 +114,29 @@ void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)
 	t->blocked_ns += ns;
 }
 
+void pv_sampler_ring_ends(struct pv_sampler *s, struct pv_pcring *r)
+{
+	if (!r->has_event_fd)
+		return;
+	s->ending[s->n_ending++] = r->event_fd; /* room: as many as are kept */
+	r->has_event_fd = 0;
+	r->event_fd = -1;
+}
+
+/* The descriptors of ended threads' rings closed; the others' periods
+ * drawn anew (under s->lock). */
+static void turn_rings(struct pv_sampler *s, uint64_t *random)
+{
+	for (unsigned i = 0; i < s->n_ending; i++)
+		pv_sys_close(s->ending[i]);
+	s->fds_kept -= s->n_ending;
+	s->n_ending = 0;
+	for (struct pv_thread *t = *s->live; t; t = t->next)
+		if (t->pcring.has_event_fd)
+			pv_pcring_period(t->pcring.event_fd,
+					 pv_sampler_jitter(s->pc_period_ns, random));
+}
+
 static struct timespec timespec_of(uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
@@ -129,14 +153,22 @@ static uint64_t next_random(uint64_t *state)
 	return *state = x;
 }
 
+uint64_t pv_sampler_jitter(uint64_t period_ns, uint64_t *random)
+{
+	return period_ns / 2 + next_random(random) % (period_ns + 1);
+}
+
 /* t's PC ring, if it has none yet and none was refused: on the thread's
- * behalf, from this thread's own descriptor table (under s->lock). */
+ * behalf, from this thread's own descriptor table (under s->lock), its
+ * descriptor kept there while there is room. */
 static void open_ring(struct pv_sampler *s, struct pv_thread *t)
 {
 	if (t->pcring.map || t->pcring.refused)
 		return;
+	int keep = s->fds_kept < PV_SAMPLER_FDS;
 	int err = pv_pcring_open_thread(&t->pcring, t->tid, s->pc_period_ns,
-					pv_pcring_pages(s->pc_period_ns, PV_RING_HOLDS_NS));
+					pv_pcring_pages(s->pc_period_ns, PV_RING_HOLDS_NS), keep);
+	s->fds_kept += t->pcring.has_event_fd;
 	if (err < 0) {
 		t->pcring.refused = 1;
 		pv_hotpcs_refused(s->hot, err);
@@ -191,6 +223,7 @@ static int sample(void *arg)
 	uint64_t random = next | 1;
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	int looking = 1; /* some thread has no ring: looks at the rate asked */
+	uint64_t turned = 0; /* when the rings' periods were last drawn */
 	for (;;) {
 		/* A round that cost c of CPU waits at least PV_SAMPLER_BUDGET * c:
 		 * many threads make rounds dear, and then rarer. */
@@ -204,7 +237,7 @@ static int sample(void *arg)
 		/* Spread uniformly over half to one and a half periods: a program
 		 * whose loop repeats in step with a fixed period would show the
 		 * same instant of it at every look. */
-		next += period / 2 + next_random(&random) % (period + 1);
+		next += pv_sampler_jitter(period, &random);
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		if (next < now)
 			next = now; /* late (descheduled): no burst of rounds to catch up */
@@ -224,6 +257,13 @@ static int sample(void *arg)
 				open_ring(s, t);
 			if (s->hot)
 				pv_hotpcs_take(s->hot, &t->pcring);
+		}
+		/* Not at every look: a new period starts the event's timer again,
+		 * and one drawn anew before it ran out would never fire. */
+		uint64_t now_ns = clock_ns(CLOCK_MONOTONIC);
+		if (opens_rings && now_ns - turned >= PV_SAMPLER_DRAIN_NS) {
+			turn_rings(s, &random);
+			turned = now_ns;
 		}
 		s->account.sampler_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pv_lock_give_bare(s->lock);
@@ -338,6 +378,7 @@ int pv_sampler_restart_in_child(struct pv_sampler *s, struct pv_thread *first, c
 	s->first = first;
 	memset(&s->account, 0, sizeof(s->account));
 	s->started = 0;
+	s->fds_kept = s->n_ending = 0; /* the parent's table's, not this one's */
 	/* The parent's thread is not in this copy; its memory is. */
 	if (sampler_memory)
 		munmap(sampler_memory, SAMPLER_MEMORY);

@@ -42,6 +42,11 @@
  * (woken for it): it wakes ten times a second. */
 #define PV_SAMPLER_DRAIN_NS 100000000u
 
+/* The sampler keeps this many rings' descriptors in its own table, to
+ * change their periods at random at each round: a loop in step with a
+ * fixed period would be seen at the same instant at every sample. */
+#define PV_SAMPLER_FDS 256
+
 struct pv_sampler {
 	struct pv_lock *lock;     /* held while looking: threads end under it */
 	struct pv_thread **live;  /* the profiled threads */
@@ -58,6 +63,9 @@ struct pv_sampler {
 	 * thread's PC ring itself (else each thread opens its own); 2 when not. */
 	int table;
 	int newcomers; /* 1: a thread has started, whose ring to open now */
+	unsigned fds_kept;           /* rings' descriptors in its table (under lock) */
+	int ending[PV_SAMPLER_FDS];  /* ... of rings whose thread has ended: to close */
+	unsigned n_ending;
 };
 
 /* Does the sampler open the threads' PC rings? */
@@ -85,6 +93,13 @@ int pv_sampler_restart_in_child(struct pv_sampler *s, struct pv_thread *first, c
  * rings, wakes to open its own (a futex wake), so that its PCs are taken
  * from its start. */
 void pv_sampler_thread_added(struct pv_sampler *s);
+
+/* r's thread is ending (under s->lock): the sampler closes the ring's
+ * descriptor, if it kept one, at its next round. */
+void pv_sampler_ring_ends(struct pv_sampler *s, struct pv_pcring *r);
+
+/* A period drawn uniformly from half to one and a half of period_ns. */
+uint64_t pv_sampler_jitter(uint64_t period_ns, uint64_t *random);
 
 /* On t itself, before it goes on the live list: its CPU time so far is not
  * the sampler's to charge. */

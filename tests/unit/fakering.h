@@ -15,6 +15,11 @@
 #include "runtime/pcring.h"
 #include "tap.h"
 
+/* The thread's CPU clock in the samples put (put_sample): each a period
+ * after the last, from 0 in each new ring. */
+#define FAKE_PERIOD_NS 1000000u
+static uint64_t fake_cpu_ns;
+
 struct fake {
 	struct perf_event_mmap_page *page;
 	size_t bytes;
@@ -31,6 +36,7 @@ static void fake_open(struct fake *f, unsigned data_pages, uint64_t position)
 	f->page->data_offset = page;
 	f->page->data_size = data_pages * page;
 	f->page->data_head = f->page->data_tail = position;
+	fake_cpu_ns = 0;
 	tap_ok(pv_pcring_attach(&f->r, f->page, f->bytes) == 0, "a perf-shaped mapping is a ring");
 }
 
@@ -52,11 +58,20 @@ static void fake_publish(struct fake *f)
 	written = 0;
 }
 
-static void put_sample(struct fake *f, uint64_t ip)
+/* A sample as the runtime's rings are asked for: the PC, then the
+ * thread's CPU clock (the event's count). */
+static void put_sample_at(struct fake *f, uint64_t ip, uint64_t cpu_ns)
 {
-	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 16 };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 24 };
 	fake_put(f, &h, sizeof(h));
 	fake_put(f, &ip, sizeof(ip));
+	fake_put(f, &cpu_ns, sizeof(cpu_ns));
+}
+
+static void put_sample(struct fake *f, uint64_t ip)
+{
+	fake_cpu_ns += FAKE_PERIOD_NS;
+	put_sample_at(f, ip, fake_cpu_ns);
 }
 
 static void put_lost(struct fake *f, uint64_t lost)

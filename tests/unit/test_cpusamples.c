@@ -23,7 +23,7 @@
 #include "hookscript.h"
 #include "tap.h"
 
-#define PERIOD 1000000u /* ns of CPU a sample stands for */
+#define PERIOD FAKE_PERIOD_NS /* ns of CPU between samples */
 #define IN_PROGRAM 0x401000u
 #define OWN_LO 0x7000u /* the runtime's code: [OWN_LO, OWN_HI) */
 #define OWN_HI 0x8000u
@@ -140,7 +140,8 @@ static void runtime_dropped(void)
 }
 
 /* Samples the kernel dropped (the ring was full: a long stretch without a
- * hook) were taken where the thread was, as the others since its last hook. */
+ * hook) were taken where the thread was; the next sample's CPU clock
+ * covers their time, since the event counts on. */
 static void lost_where_taken(void)
 {
 	struct pv_thread *t = new_thread();
@@ -148,11 +149,35 @@ static void lost_where_taken(void)
 	enter(t, WORK);
 	sampled(2, IN_PROGRAM);
 	dropped(40);
+	fake_cpu_ns += 40 * PERIOD;
+	sampled(1, IN_PROGRAM);
 	leave(t, WORK);
 	leave(t, MAIN);
 	merge(t);
-	tap_is(func(WORK)->self[0], 42 * PERIOD, "dropped samples charged where they were taken");
-	tap_is(func(WORK)->samples, 42, "... and counted as samples");
+	tap_is(func(WORK)->self[0], 43 * PERIOD, "dropped samples' time charged where they were taken");
+	tap_is(func(WORK)->samples, 3, "... the samples read counted as samples");
+	tap_is(t->ring_total.lost, 40, "... the dropped ones as lost");
+}
+
+/* Each sample stands for the CPU time since the one before, whatever the
+ * period was (the sampler draws it anew now and then). */
+static void weighed_by_the_clock(void)
+{
+	struct pv_thread *t = new_thread();
+	enter(t, MAIN);
+	enter(t, WORK);
+	put_sample_at(&ring, IN_PROGRAM, 700000);
+	put_sample_at(&ring, IN_PROGRAM, 2000000);
+	fake_publish(&ring);
+	leave(t, WORK);
+	enter(t, OTHER);
+	put_sample_at(&ring, IN_PROGRAM, 2500000);
+	fake_publish(&ring);
+	leave(t, OTHER);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 2000000, "work: from the ring's start to its second sample");
+	tap_is(func(OTHER)->self[0], 500000, "other: from there to its own sample");
 }
 
 /* A dump while the thread runs: what its ring holds is its top's. */
@@ -221,6 +246,7 @@ int main(void)
 	charged_where_found();
 	runtime_dropped();
 	lost_where_taken();
+	weighed_by_the_clock();
 	pending_at_a_dump();
 	handler_mid_count();
 	detached();
