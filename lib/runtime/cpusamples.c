@@ -2,6 +2,7 @@
 #include "runtime/cpusamples.h"
 
 #include "base/compiler.h"
+#include "runtime/waits.h"
 
 void pv_cpusamples_init(struct pv_thread *t)
 {
@@ -58,6 +59,29 @@ void pv_thread_collect(struct pv_thread *t)
 		t->collecting = 0;
 	}
 	t->news_seen = seen;
+}
+
+/* Is n one of libc's waits (waits.h)? */
+static int is_wait(const struct pv_node *n)
+{
+	return (uintptr_t)n->fn - (uintptr_t)pv_wait_markers < PV_WAIT_COUNT;
+}
+
+void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
+{
+	pv_thread_collect(t);
+	struct pv_owed o = pv_thread_take_owed(t);
+	if (is_wait(n) && n->parent) {
+		/* The CPU a wait used (its system call's, what came due while
+		 * it was being entered or left) is the waiting function's, and
+		 * not in the wait's total too: its box holds the time blocked. */
+		if (t->top->node == n)
+			t->top->sampled_start += o.ns;
+		n = n->parent;
+	}
+	__atomic_fetch_add(&t->sampled_clock, o.ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&n->sampled_ns, o.ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&n->samples, o.samples, __ATOMIC_RELAXED);
 }
 
 void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *samples)

@@ -207,9 +207,11 @@ static void add_open_total(struct merge *m, const struct pv_node *n, const uint6
 }
 
 /* The top's self since the thread's last hook, and the sampled time it
- * owes (a thread in a wait owes it to the function that waited). */
+ * owes (a thread in a wait owes it to the function that waited, and the
+ * wait has the time it has been blocked so far: waited_ns). */
 static void add_open_self(struct merge *m, const struct pv_thread *t, const struct pv_node *n,
-			  const struct pv_thread_now *now, uint64_t owed_ns, uint64_t owed_samples)
+			  const struct pv_thread_now *now, uint64_t owed_ns, uint64_t owed_samples,
+			  uint64_t waited_ns)
 {
 	struct pv_profile *p = m->map.p;
 	uint64_t self[PV_MAX_EVENTS] = { 0 }, samples = 0;
@@ -225,6 +227,7 @@ static void add_open_self(struct merge *m, const struct pv_thread *t, const stru
 			self[0] = owed_ns;
 			samples = owed_samples;
 		} else if (f) {
+			self[0] = waited_ns;
 			x->self[0] += owed_ns;
 			f->self[0] += owed_ns;
 			x->samples += owed_samples;
@@ -270,21 +273,33 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 	pv_cpusamples_pending(t, &pending_ns, &pending_samples);
 	owed_ns += pending_ns;
 	owed_samples += pending_samples;
+	/* A wait still open: blocked so far, as its end would add. */
+	uint64_t since = __atomic_load_n(&t->waiting_since_ns, __ATOMIC_RELAXED);
+	int in_wait = pv_runtime_kind_of(pv_key_fn(top->node->fn)) == PV_FUNC_WAIT;
+	uint64_t waited = 0;
+	if (in_wait && since && m->first) {
+		uint64_t mono = pv_monotonic_ns();
+		waited = mono > since ? mono - since : 0;
+		m->map.p->sampling.blocked_ns += waited;
+	}
 	/* Atomic, as the thread and the sampler add to it. */
-	uint64_t sampled_now = __atomic_load_n(&t->sampled_clock, __ATOMIC_RELAXED) + owed_ns;
+	uint64_t clock = __atomic_load_n(&t->sampled_clock, __ATOMIC_RELAXED);
+	uint64_t sampled_now = clock + owed_ns + waited;
 	for (size_t i = 0; i < n; i++) {
 		if (i && open[i].func == open[i - 1].func)
 			continue; /* nested in an open activation of its function */
 		const struct pv_frame *f = open[i].f;
 		uint64_t total[PV_MAX_EVENTS] = { 0 };
-		if (m->first && sampled_now > f->sampled_start)
-			total[0] = sampled_now - f->sampled_start;
+		/* The open wait's own: the time blocked, not the CPU it owes. */
+		uint64_t upto = in_wait && f == top ? clock + waited : sampled_now;
+		if (m->first && upto > f->sampled_start)
+			total[0] = upto - f->sampled_start;
 		for (unsigned e = 0; e < t->nev; e++)
 			if (now->now[e] > f->start[e])
 				total[m->first + e] = now->now[e] - f->start[e];
 		add_open_total(m, f->node, total);
 	}
-	add_open_self(m, t, top->node, now, owed_ns, owed_samples);
+	add_open_self(m, t, top->node, now, owed_ns, owed_samples, waited);
 	free(open);
 	return 0;
 }

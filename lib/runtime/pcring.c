@@ -241,10 +241,16 @@ static void header_of(uint64_t word, uint32_t *type, uint16_t *size)
 }
 
 /* The records from `from` to head into n, each sample weighed from the
- * CPU clock of the one before (*last, moved on); where the count stopped. */
+ * CPU clock of the one before (*last, moved on); where the count stopped.
+ * No sample stands for more than three mean periods (the longest a drawn
+ * period and one cut short by the next draw make), but for one after
+ * samples the kernel dropped: the first one counted would otherwise
+ * carry all the CPU since the event opened, profviz's start-up too. */
 static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t head,
 			   struct pv_pcring_news *n, uint64_t *last)
 {
+	uint64_t longest = 3 * r->period_ns;
+	int after_loss = 0;
 	if (head - from > r->data_size || (from & 7))
 		return head; /* cannot be: start again from what comes next */
 	while (head - from >= sizeof(struct perf_event_header)) {
@@ -258,6 +264,9 @@ static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t he
 			uint64_t cpu = word_at(r, from + offsetof(struct sample_record, cpu_ns));
 			uint64_t ns = cpu > *last ? cpu - *last : 0;
 			*last = cpu > *last ? cpu : *last;
+			if (ns > longest && longest && !after_loss)
+				ns = longest;
+			after_loss = 0;
 			if (pc >= r->own_lo && pc < r->own_hi) {
 				n->own++;
 				n->own_ns += ns;
@@ -267,6 +276,7 @@ static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t he
 			}
 		} else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record)) {
 			n->lost += word_at(r, from + offsetof(struct lost_record, lost));
+			after_loss = 1;
 		}
 		from += size;
 	}

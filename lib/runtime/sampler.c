@@ -3,6 +3,7 @@
 #include "runtime/sampler.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 
 #include "base/clock.h"
 #include "base/sysraw.h"
+#include "runtime/arch.h"
 #include "runtime/cpusamples.h"
 #include "runtime/ownthread.h"
 
@@ -60,6 +62,49 @@ static uint64_t thread_cpu_ns(const struct pv_thread *t)
 void pv_sampler_thread_begins(struct pv_thread *t)
 {
 	t->sampled_cpu_ns = thread_cpu_ns(t);
+	t->dense_until_cpu_ns = t->has_cpu_clock ? t->sampled_cpu_ns + PV_DENSE_CPU_NS : 0;
+}
+
+int pv_sampler_dense(const struct pv_thread *t, uint64_t cpu_ns, int spare)
+{
+	return spare && cpu_ns && cpu_ns < t->dense_until_cpu_ns;
+}
+
+uint64_t pv_sampler_period(enum pv_sampler_pace pace, uint64_t asked_ns, uint64_t round_ns)
+{
+	if (pace == PV_PACE_DENSE)
+		return PV_DENSE_LOOK_NS; /* a spare CPU's time, not the program's */
+	uint64_t period = asked_ns;
+	if (pace == PV_PACE_DRAIN && period < PV_SAMPLER_DRAIN_NS)
+		period = PV_SAMPLER_DRAIN_NS;
+	/* Many threads make rounds dear, and then rarer. */
+	if (round_ns * PV_SAMPLER_BUDGET > period)
+		period = round_ns * PV_SAMPLER_BUDGET;
+	return period;
+}
+
+int pv_sampler_spare_cpu(unsigned running, unsigned cpus)
+{
+	return cpus >= 2 && running <= cpus; /* the sampler is one of the running */
+}
+
+int pv_loadavg_running(const char *text, size_t n, unsigned *running)
+{
+	size_t i = 0;
+	for (int field = 0; field < 3; field++) { /* past the three averages */
+		while (i < n && text[i] != ' ')
+			i++;
+		while (i < n && text[i] == ' ')
+			i++;
+	}
+	unsigned value = 0;
+	size_t digits = 0;
+	for (; i < n && text[i] >= '0' && text[i] <= '9'; i++, digits++)
+		value = value * 10 + (unsigned)(text[i] - '0');
+	if (!digits || i >= n || text[i] != '/')
+		return -1;
+	*running = value;
+	return 0;
 }
 
 void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t cpu_ns)
@@ -95,18 +140,16 @@ void pv_sampler_waiting(struct pv_thread *t, const void *fn)
 	struct pv_node *n = t->top->node;
 	if (n->fn == fn && n->parent)
 		pv_thread_publish(t, n->parent);
+	if (n->fn == fn) /* a dump meanwhile counts the wait so far */
+		__atomic_store_n(&t->waiting_since_ns, pv_monotonic_ns(), __ATOMIC_RELAXED);
 }
 
 void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)
 {
 	struct pv_node *n = t->top->node;
+	__atomic_store_n(&t->waiting_since_ns, 0, __ATOMIC_RELAXED);
 	if (n->fn == fn) { /* else its frame could not be pushed: nowhere to put it */
-		if (n->parent) { /* CPU sampled during the wait: the waiting function's */
-			uint64_t before = pv_thread_sampled_clock(t);
-			pv_thread_settle_owed(t, n->parent);
-			/* ... and not the wait's too: its box holds the time blocked. */
-			t->top->sampled_start += pv_thread_sampled_clock(t) - before;
-		}
+		pv_thread_settle_owed(t, n); /* the waiting function's (pv_thread_settle) */
 		/* As pv_thread_settle adds: a handler may interrupt a wait. */
 		__atomic_fetch_add(&n->sampled_ns, ns, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&t->sampled_clock, ns, __ATOMIC_RELAXED);
@@ -175,7 +218,36 @@ static void open_ring(struct pv_sampler *s, struct pv_thread *t)
 		return;
 	}
 	pv_hotpcs_opened(s->hot, &t->pcring);
+}
+
+/* t's ring, open, has its time from now on (under s->lock). */
+static void hand_time_to_ring(struct pv_sampler *s, struct pv_thread *t)
+{
+	pv_hotpcs_take(s->hot, &t->pcring); /* the PCs before are not the thread's to count */
 	pv_cpusamples_attach(t, s->hot->own_lo, s->hot->own_hi);
+}
+
+/* Has the process a spare CPU now? Read from /proc/loadavg, opened in the
+ * sampler's own table; no table of its own, no file: never. */
+static int spare_cpu_now(const struct pv_sampler *s)
+{
+	char text[128];
+	long n = s->loadavg_fd < 0 ? -1
+				   : syscall(SYS_pread64, s->loadavg_fd, text, sizeof(text), 0);
+	unsigned running;
+	return n > 0 && pv_loadavg_running(text, (size_t)n, &running) == 0 &&
+	       pv_sampler_spare_cpu(running, s->cpus);
+}
+
+/* The CPUs this thread may run on, as the process's (sched_getaffinity). */
+static unsigned allowed_cpus(void)
+{
+	uint64_t mask[16] = { 0 };
+	long n = syscall(SYS_sched_getaffinity, 0, sizeof(mask), mask);
+	unsigned cpus = 0;
+	for (long i = 0; i < n / 8; i++)
+		cpus += (unsigned)__builtin_popcountll(mask[i]);
+	return cpus;
 }
 
 /* Give up the program's descriptor table for an empty one of this
@@ -185,6 +257,10 @@ static void open_ring(struct pv_sampler *s, struct pv_thread *t)
 static void own_table(struct pv_sampler *s)
 {
 	int own = syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0;
+	s->cpus = allowed_cpus();
+	s->loadavg_fd = own ? (int)syscall(SYS_openat, AT_FDCWD, "/proc/loadavg",
+					   O_RDONLY | O_CLOEXEC)
+			    : -1;
 	if (own && s->hot && s->pc_period_ns && s->first)
 		open_ring(s, s->first);
 	__atomic_store_n(&s->table, own ? 1 : 2, __ATOMIC_RELEASE);
@@ -213,6 +289,22 @@ static void wait_until(struct pv_sampler *s, const struct timespec *at, int open
 	}
 }
 
+/* Spin until at (CLOCK_MONOTONIC), on a spare CPU: a sleep this short
+ * would cost more in its wake-up than it waits. New threads' rings are
+ * opened meanwhile. */
+static void spin_until(struct pv_sampler *s, uint64_t at, int opens_rings)
+{
+	while (clock_ns(CLOCK_MONOTONIC) < at) {
+		if (opens_rings && __atomic_exchange_n(&s->newcomers, 0, __ATOMIC_ACQUIRE)) {
+			pv_lock_take_bare(s->lock);
+			for (struct pv_thread *t = *s->live; t; t = t->next)
+				open_ring(s, t);
+			pv_lock_give_bare(s->lock);
+		}
+		pv_arch_spin_pause();
+	}
+}
+
 static int sample(void *arg)
 {
 	struct pv_sampler *s = arg;
@@ -222,48 +314,62 @@ static int sample(void *arg)
 	uint64_t next = clock_ns(CLOCK_MONOTONIC);
 	uint64_t random = next | 1;
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	int looking = 1; /* some thread has no ring: looks at the rate asked */
 	uint64_t turned = 0; /* when the rings' periods were last drawn */
+	uint64_t checked = next; /* when a spare CPU was last looked for */
+	int spare = spare_cpu_now(s);
+	/* The first thread's first looks at once, if they may be dense. */
+	enum pv_sampler_pace pace = spare ? PV_PACE_DENSE : PV_PACE_LOOKS;
 	for (;;) {
-		/* A round that cost c of CPU waits at least PV_SAMPLER_BUDGET * c:
-		 * many threads make rounds dear, and then rarer. */
 		uint64_t own = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-		uint64_t period = s->period_ns;
-		if (!looking && period < PV_SAMPLER_DRAIN_NS)
-			period = PV_SAMPLER_DRAIN_NS; /* only rings to drain */
-		if (own > own_before && (own - own_before) * PV_SAMPLER_BUDGET > period)
-			period = (own - own_before) * PV_SAMPLER_BUDGET;
+		uint64_t period = pv_sampler_period(pace, s->period_ns,
+						    own > own_before ? own - own_before : 0);
 		own_before = own;
-		/* Spread uniformly over half to one and a half periods: a program
-		 * whose loop repeats in step with a fixed period would show the
-		 * same instant of it at every look. */
-		next += pv_sampler_jitter(period, &random);
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
-		if (next < now)
-			next = now; /* late (descheduled): no burst of rounds to catch up */
-		struct timespec at = timespec_of(next);
-		/* Every signal is blocked here: nothing interrupts the sleep but
-		 * a thread that has just started, whose ring is opened at once. */
-		wait_until(s, &at, opens_rings);
+		if (pace == PV_PACE_DENSE) {
+			next = now + period;
+			spin_until(s, next, opens_rings);
+		} else {
+			/* Spread uniformly over half to one and a half periods: a
+			 * program whose loop repeats in step with a fixed period
+			 * would show the same instant of it at every look. */
+			next += pv_sampler_jitter(period, &random);
+			if (next < now)
+				next = now; /* late (descheduled): no burst of rounds to catch up */
+			struct timespec at = timespec_of(next);
+			/* Every signal is blocked here: nothing interrupts the sleep
+			 * but a thread that has just started, whose ring is opened at
+			 * once. */
+			wait_until(s, &at, opens_rings);
+		}
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (now - checked >= PV_DENSE_CHECK_NS) {
+			spare = spare_cpu_now(s);
+			checked = now;
+		}
 		pv_lock_take_bare(s->lock);
 		s->account.looks++;
-		looking = 0;
+		pace = PV_PACE_DRAIN;
 		for (struct pv_thread *t = *s->live; t; t = t->next) {
-			if (!pv_cpusamples_from_ring(t)) { /* else its ring has its time */
-				pv_sampler_look(&s->account, t, thread_cpu_ns(t));
-				looking = 1;
-			}
 			if (opens_rings)
 				open_ring(s, t);
+			if (!pv_cpusamples_from_ring(t)) { /* else its ring has its time */
+				uint64_t cpu = thread_cpu_ns(t);
+				pv_sampler_look(&s->account, t, cpu);
+				if (pv_sampler_dense(t, cpu, spare))
+					pace = PV_PACE_DENSE;
+				else if (t->pcring.map)
+					hand_time_to_ring(s, t);
+				else if (pace == PV_PACE_DRAIN)
+					pace = PV_PACE_LOOKS;
+			}
 			if (s->hot)
 				pv_hotpcs_take(s->hot, &t->pcring);
 		}
 		/* Not at every look: a new period starts the event's timer again,
 		 * and one drawn anew before it ran out would never fire. */
-		uint64_t now_ns = clock_ns(CLOCK_MONOTONIC);
-		if (opens_rings && now_ns - turned >= PV_SAMPLER_DRAIN_NS) {
+		if (opens_rings && now - turned >= PV_SAMPLER_DRAIN_NS) {
 			turn_rings(s, &random);
-			turned = now_ns;
+			turned = now;
 		}
 		s->account.sampler_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pv_lock_give_bare(s->lock);

@@ -114,6 +114,7 @@ struct pv_thread {
 	clockid_t cpu_clock;
 	uint64_t began_ns;
 	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
+	uint64_t dense_until_cpu_ns; /* looked at densely until its CPU clock reads this */
 	uint64_t owed_samples;   /* the samples owed_ns stands for */
 	uint64_t looks;          /* moved by the sampler's looks when it has no ring */
 	int collecting;          /* in pv_thread_collect: a handler's hooks leave the ring */
@@ -124,6 +125,7 @@ struct pv_thread {
 	uint64_t sampled_clock;
 	struct pv_pcring pcring; /* its sampled PCs, for hot lines (pcring.h) */
 	uint64_t blocked_ns;     /* in libc's waits, measured around them (sampled runs) */
+	uint64_t waiting_since_ns; /* CLOCK_MONOTONIC as its wait began, 0 outside one */
 	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
 };
 
@@ -166,27 +168,18 @@ static inline void pv_thread_give_owed(struct pv_thread *t, struct pv_owed o)
 	__atomic_fetch_add(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
 }
 
-/* On t's own thread: charge what the sampler found it using since the last
- * charge to n, the node whose code ran then (the top node, as a hook or a
- * runtime section begins), and advance the sampled clock by as much. The
- * thread does both, so every look in a node's self is in its total.
- * The hooks do it outside any runtime section, so a signal handler may run
- * in the middle: each addition is one instruction (an atomic one, on this
- * path only, about a thousand times a second), which a handler's own
- * settling cannot split. (Inline: the runtime boundary, which every layer
- * of the runtime enters, calls it too.) */
 /* Take what t's own ring sampled since the last collection into what it
- * owes (cpusamples.c). Out of line: it runs when there is news only. */
+ * owes (cpusamples.c). */
 void pv_thread_collect(struct pv_thread *t);
 
-static inline void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
-{
-	pv_thread_collect(t);
-	struct pv_owed o = pv_thread_take_owed(t);
-	__atomic_fetch_add(&t->sampled_clock, o.ns, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&n->sampled_ns, o.ns, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&n->samples, o.samples, __ATOMIC_RELAXED);
-}
+/* On t's own thread: charge the CPU time sampled since the last charge to
+ * n, the node whose code ran then (the top node, as a hook's slow path or
+ * a runtime section begins; a wait's is the function that waited's), and
+ * advance the sampled clock by as much. The thread does both, so every
+ * sample in a node's self is in its total. Each addition is one atomic
+ * instruction, which a signal handler's own settling cannot split
+ * (cpusamples.c). */
+void pv_thread_settle(struct pv_thread *t, struct pv_node *n);
 
 /* Are there samples to charge since the last charge? Two loads and a
  * compare on the hooks' straight line; the charge itself is out of line. */
