@@ -106,6 +106,15 @@ def profile(scale=1, pid=4242, rate_hz=RATE_HZ):
     }
 
 
+def rate_said(prof):
+    """How the caption gives the rate: the one asked, and the one got, the
+    samples (charged and dropped) over the threads' CPU time."""
+    s = prof["sampling"]
+    cpu = sum(t["cpu_seconds"] for t in prof["per_thread"] if t["cpu_seconds"] > 0)
+    return "%g Hz (got {:,} a CPU-second)".format(
+        int((s["samples"] + s["own_samples"]) / cpu + 0.5)) % s["rate_hz"]
+
+
 def blocked(prof):
     """The time blocked in its waits, inside its run."""
     return sum(f["self"][0] for f in prof["functions"] if f.get("kind") == "wait")

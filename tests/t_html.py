@@ -205,7 +205,7 @@ with t.case("sampled"):
     r = profviz("html", "-n", "0", "-e", "0", "-o", "sampled.html", os.path.join(tmp, "sampled.json"))
     t.eq(r.returncode, 0, "html: a page of sampled time", r.stderr)
     made = embedded(open(os.path.join(tmp, "sampled.html"), encoding="utf-8").read(), "thresholds")
-    t.ok(made["few"] == 10 and made["sampling"].startswith("time sampled at 1000 Hz: 924 samples;")
+    t.ok(made["few"] == 10 and made["sampling"].startswith("time sampled at 1000 Hz (got 1,009 a CPU-second): 924 samples;")
          and made["doubt"].startswith("a short run: 924 samples"),
          "html: the page is made with the few-samples limit, the sampling and the short run", made)
     # Its wait (200 ms of 1124) apart from the work (924 ms): the page
@@ -368,7 +368,8 @@ with t.case("browser"):
          "browser: the run's own bar, only if the hooks took 40% of it")
     sp = seen.get("sampled") or {}
     t.ok(sp.get("summary", "").startswith("time 924.000 ms") and " \u00b7 924 samples" in sp["summary"]
-         and (sp.get("sampling") or "").startswith("time sampled at 1000 Hz: 924 samples;")
+         and (sp.get("sampling") or "").startswith(
+             "time sampled at 1000 Hz (got 1,009 a CPU-second): 924 samples;")
          and "\na share of 10% is good to \u00b1" in sp["sampling"],
          "sampled page: the bar says the work and the samples, how they were taken on hover", sp)
     t.ok(" \u00b7 waits apart: 17.79% of wall" in sp.get("summary", "") and

@@ -130,8 +130,8 @@ with t.case("report"):
         lines = r.stdout.splitlines()
         n = sum(f["samples"] for f in doc["functions"])
         t.ok(r.returncode == 0, "%s: report exit 0" % what, r.stderr)
-        t.eq(lines[2], "time sampled at 1000 Hz: {:,} samples; 0.9% dropped as profviz's own{}"
-             .format(n, "" if apart else "; 17.8% of it blocked in libc's waits (measured, "
+        t.eq(lines[2], "time sampled at {}: {:,} samples; 0.9% dropped as profviz's own{}"
+             .format(sampled.rate_said(doc), n, "" if apart else "; 17.8% of it blocked in libc's waits (measured, "
                      "not sampled)"),
              "%s: the heading says how the time was sampled" % what)
         t.eq(lines[1].endswith(waits_apart_said(doc)), apart,
@@ -182,9 +182,9 @@ with t.case("graph"):
         text = open(dot, encoding="utf-8").read()
         label = re.search(r'label="(.*?)"\];', text).group(1)
         n = sum(f["samples"] for f in doc["functions"])
-        t.ok("\\ltime sampled at 1000 Hz: {:,} samples; 0.9% dropped as profviz's own{}"
+        t.ok("\\ltime sampled at {}: {:,} samples; 0.9% dropped as profviz's own{}"
              "\\la share of 10% is good to {}\\l".format(
-                 n, "" if apart else "; 17.8% of it blocked in libc's waits (measured, not "
+                 sampled.rate_said(doc), n, "" if apart else "; 17.8% of it blocked in libc's waits (measured, not "
                  "sampled)", precision(doc, apart=apart)) in label,
              "%s: the caption: rate, samples, looks dropped, time blocked, precision" % what,
              label)
@@ -240,7 +240,7 @@ with t.case("callgrind"):
     a = subprocess.run(["callgrind_annotate", "--threshold=100", "--auto=no", cg],
                        capture_output=True, text=True, timeout=60)
     t.eq((a.returncode, a.stderr), (0, ""), "callgrind_annotate reads it, silently")
-    t.ok("Sampling: time sampled at 1000 Hz: 1,848 samples;" in a.stdout,
+    t.ok("Sampling: time sampled at %s: 1,848 samples;" % sampled.rate_said(LONG) in a.stdout,
          "callgrind_annotate shows how the time was sampled", a.stdout[:600])
     compute = re.search(r"^\s*([\d,]+) \S+\s+([\d,]+) \S+\s+prog.c:compute ", a.stdout, re.M)
     t.eq(compute and int(compute.group(1).replace(",", "")), 1200 * sampled.MS,

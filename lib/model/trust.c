@@ -130,10 +130,20 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 	if (!pv_sampled(r, e))
 		return 0;
 	const struct pv_sampling *s = &r->sampling;
-	char n[32], rate[48] = "", dropped[64] = "", blocked[96] = "";
+	char n[32], rate[96] = "", dropped[64] = "", blocked[96] = "";
 	thousands(pv_samples_in(r), n, sizeof(n));
+	/* The rate asked, and the rate the run got: samples over the threads'
+	 * CPU time (more where a short run was looked at densely). */
+	double cpu = 0;
+	for (unsigned i = 0; i < r->n_thread_list; i++)
+		cpu += r->thread_list[i].cpu_seconds > 0 ? r->thread_list[i].cpu_seconds : 0;
+	char got[32] = "";
+	if (cpu > 0 && !r->view)
+		thousands((uint64_t)((double)(s->samples + s->own_samples) / cpu + 0.5), got,
+			  sizeof(got));
 	if (s->rate_hz > 0)
-		snprintf(rate, sizeof(rate), " at %.0f Hz", s->rate_hz);
+		snprintf(rate, sizeof(rate), " at %.0f Hz%s%s%s", s->rate_hz, got[0] ? " (got " : "",
+			 got, got[0] ? " a CPU-second)" : "");
 	if (s->samples + s->own_samples)
 		snprintf(dropped, sizeof(dropped), "; %.1f%% dropped as profviz's own",
 			 100.0 * (double)s->own_samples / (double)(s->samples + s->own_samples));
