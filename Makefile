@@ -7,6 +7,7 @@
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS each
 #   make bench      hook overhead per call (ns and instructions)
 #   make bench-inlined  README-flag builds (inlining kept) against their native twins
+#   make bench-server   redis under redis-benchmark: shares against perf on its native twin
 #   make bench-sampler  the sampler candidates: rate, accuracy, cost, safety
 #   make bench-hotlines what hot lines (sampled PCs) cost, and their 3:1 split
 #   make bench-cpu  sampled CPU time on bursty threads and short runs (CPU_PRELOAD=)
@@ -310,6 +311,14 @@ bench-inlined: profviz.so | $(DEPS)
 	python3 bench/inlined_truth.py $(if $(INLINED_BASE),--preload before=$(INLINED_BASE) \
 		--preload this=profviz.so)
 
+# redis (Debian's source, README's gcc flags) serving redis-benchmark on
+# 127.0.0.1, against perf on its native twin: aeApiPoll's share, the top ten
+# and the self-share TVD, 3 runs (needs perf; fetches redis's source once,
+# builds cached in build/progs). SERVER_PRELOAD="LABEL=PATH ..." measures
+# those runtimes on the same builds instead of this checkout's profviz.so.
+bench-server: profviz.so
+	python3 bench/server.py $(foreach p,$(SERVER_PRELOAD),--preload $(p))
+
 # The sampler candidates side by side (issue 18): standalone C programs under
 # bench/sampler/, rate, accuracy, cost and what each breaks; not in make check.
 bench-sampler:
@@ -358,8 +367,8 @@ clean:
 
 FORCE:
 
-.PHONY: all unit check demo bench bench-truth bench-inlined bench-sampler bench-hotlines \
-	bench-cpu bench-progs deps clean FORCE man install uninstall
+.PHONY: all unit check demo bench bench-truth bench-inlined bench-server bench-sampler \
+	bench-hotlines bench-cpu bench-progs deps clean FORCE man install uninstall
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).
 # The targets link clang-built archives of the same layers, with coverage

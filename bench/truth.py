@@ -92,6 +92,12 @@ def perf_samples(argv, freq, workdir, callgraph, offsets=False, env=None):
                            "--call-graph", callgraph, "-o", data] + argv),
                    env=env or clean_env(), check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
+    return recorded_samples(data, offsets)
+
+
+def recorded_samples(data, offsets=False):
+    """perf_samples' stacks, from the perf.data file data that perf record
+    wrote (removed once read)."""
     fields = "ip,sym,symoff,dso" if offsets else "ip,sym,dso"
     text = subprocess.run(["perf", "script", "-v", "--no-inline", "-i", data, "-F", fields],
                           capture_output=True, text=True, check=True).stdout
