@@ -430,6 +430,41 @@ int pv_runtime_sampled(void)
 	return pv_time_sampled;
 }
 
+/* One call that changes the threads' credentials at a time: a second one
+ * would otherwise find the sampler's thread the first started again. Held
+ * with every signal blocked, only around the stop, the call and the start. */
+static struct pv_lock pv_sampler_gate = PV_LOCK_INITIALIZER;
+static unsigned pv_sampler_held_off; /* listings of the tasks open (under the gate) */
+
+void pv_runtime_sampler_pause(sigset_t *saved, int held_off)
+{
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, saved);
+	pv_lock_take(&pv_sampler_gate);
+	if (pv_time_sampled)
+		pv_sampler_stop(&pv_sampler);
+	pv_sampler_held_off += held_off;
+}
+
+void pv_runtime_sampler_resume(const sigset_t *saved, int held_off)
+{
+	pv_sampler_held_off -= held_off;
+	char why[160];
+	struct pv_thread *self = pv_thread_has_state(pv_self) ? pv_self : NULL;
+	if (pv_time_sampled && !pv_sampler_held_off && pv_sampler_was_started(&pv_sampler) &&
+	    !pv_sampler.started && pv_sampler_resume(&pv_sampler, self, why, sizeof(why)) < 0)
+		pv_log("%s: times are not sampled from here on", why);
+	pv_lock_give(&pv_sampler_gate);
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+void pv_runtime_sampler_let_go(const sigset_t *saved)
+{
+	pv_lock_give(&pv_sampler_gate);
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
 /* ---- fork ---- */
 
 /* The forking thread's signal mask, while pv_lock is held across fork. */

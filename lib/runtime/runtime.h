@@ -6,6 +6,8 @@
 #ifndef PV_RUNTIME_H
 #define PV_RUNTIME_H
 
+#include <signal.h>
+
 #include "base/compiler.h"
 #include "runtime/thread.h"
 
@@ -48,6 +50,16 @@ PV_HIDDEN void pv_runtime_module_closed(void *closing);
 
 /* Is time sampled in this run (the wait wrappers then time each wait)? */
 PV_HIDDEN int pv_runtime_sampled(void);
+
+/* Around a call that changes what the process's threads may do (creds.c):
+ * every signal blocked (into *saved), one such call at a time, and the
+ * sampler's thread gone (pv_sampler_stop). Then started again from the
+ * calling thread, if it had been started and nothing holds it off, and the
+ * mask back. held_off 1: from the pause to the resume of a listing of the
+ * process's tasks, which holds it off, the gate and the mask are let go. */
+PV_HIDDEN void pv_runtime_sampler_pause(sigset_t *saved, int held_off);
+PV_HIDDEN void pv_runtime_sampler_resume(const sigset_t *saved, int held_off);
+PV_HIDDEN void pv_runtime_sampler_let_go(const sigset_t *saved);
 
 /* A program's handler is about to run on this thread, which has ended (its
  * data handed over): a state for the handler's run alone, and *temporary

@@ -284,7 +284,8 @@ static void wait_until(struct pv_sampler *s, const struct timespec *at, int open
 		}
 		if (rc != 0 && errno == ETIMEDOUT)
 			return;
-		if (clock_ns(CLOCK_MONOTONIC) >= ns_of(at))
+		if (clock_ns(CLOCK_MONOTONIC) >= ns_of(at) ||
+		    __atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
 			return;
 	}
 }
@@ -294,7 +295,7 @@ static void wait_until(struct pv_sampler *s, const struct timespec *at, int open
  * opened meanwhile. */
 static void spin_until(struct pv_sampler *s, uint64_t at, int opens_rings)
 {
-	while (clock_ns(CLOCK_MONOTONIC) < at) {
+	while (clock_ns(CLOCK_MONOTONIC) < at && !__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE)) {
 		if (opens_rings && __atomic_exchange_n(&s->newcomers, 0, __ATOMIC_ACQUIRE)) {
 			pv_lock_take_bare(s->lock);
 			for (struct pv_thread *t = *s->live; t; t = t->next)
@@ -341,6 +342,8 @@ static int sample(void *arg)
 			 * once. */
 			wait_until(s, &at, opens_rings);
 		}
+		if (__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
+			break; /* pv_sampler_stop waits for the thread to go */
 		now = clock_ns(CLOCK_MONOTONIC);
 		if (now - checked >= PV_DENSE_CHECK_NS) {
 			spare = spare_cpu_now(s);
@@ -395,7 +398,11 @@ static void *thread_pointer(char *memory)
 
 static void *sample_as_pthread(void *arg)
 {
-	sample(arg);
+	struct pv_sampler *s = arg;
+	sample(s);
+	/* As the kernel does for the clone(2) thread (CLONE_CHILD_CLEARTID). */
+	__atomic_store_n(&s->running_tid, 0, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &s->running_tid, FUTEX_WAKE, 1, NULL, NULL, 0);
 	return NULL;
 }
 
@@ -425,15 +432,17 @@ static int spawn_clone(struct pv_sampler *s)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &saved);
 	int flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
-		    CLONE_SYSVSEM | CLONE_SETTLS;
-	int tid = clone(sample, memory + SAMPLER_STACK, flags, s, NULL, thread_pointer(memory),
-			NULL);
+		    CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID;
+	int tid = clone(sample, memory + SAMPLER_STACK, flags, s, &s->running_tid,
+			thread_pointer(memory), &s->running_tid);
 	int err = errno;
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	if (tid < 0) {
 		munmap(memory, SAMPLER_MEMORY);
 		return err;
 	}
+	if (sampler_memory) /* an earlier thread's, gone (pv_sampler_stop) */
+		munmap(sampler_memory, SAMPLER_MEMORY);
 	sampler_memory = memory;
 	return 0;
 }
@@ -441,6 +450,8 @@ static int spawn_clone(struct pv_sampler *s)
 static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
 {
 	__atomic_store_n(&s->table, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->stopping, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->running_tid, -1, __ATOMIC_RELAXED); /* the clone's tid, soon */
 	int err = sanitizer_present() ? pv_own_thread_start(sample_as_pthread, s)
 				      : spawn_clone(s);
 	if (err) {
@@ -451,8 +462,46 @@ static int start_thread(struct pv_sampler *s, char *why, size_t why_size)
 	while (__atomic_load_n(&s->table, __ATOMIC_ACQUIRE) == 0)
 		pv_futex_wait(&s->table, 0);
 	s->started = 1;
-	s->began_ns = pv_monotonic_ns();
+	if (!s->began_ns) /* not again when it resumes */
+		s->began_ns = pv_monotonic_ns();
 	return 0;
+}
+
+int pv_sampler_stop(struct pv_sampler *s)
+{
+	if (!s->started)
+		return 0;
+	__atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->newcomers, 1, __ATOMIC_RELEASE);
+	pv_futex_wake(&s->newcomers, 1);
+	/* The kernel clears the word, and wakes it (not privately), once the
+	 * thread has left its memory: its stack may then be unmapped. */
+	int gone = __atomic_load_n(&s->running_tid, __ATOMIC_ACQUIRE);
+	for (int tid; (tid = __atomic_load_n(&s->running_tid, __ATOMIC_ACQUIRE)) != 0;) {
+		struct timespec a_while = { 0, 10000000 };
+		syscall(SYS_futex, &s->running_tid, FUTEX_WAIT, tid, &a_while, NULL, 0);
+	}
+	/* ... and the task leaves the thread group a moment later, which
+	 * unshare looks at: until a signal cannot reach it (at most 1 s). */
+	for (int i = 0; gone > 0 && i < 100000 &&
+			syscall(SYS_tgkill, (int)getpid(), gone, 0) == 0; i++)
+		sched_yield();
+	s->started = 0;
+	pv_lock_take_bare(s->lock);
+	for (struct pv_thread *t = *s->live; t; t = t->next) {
+		t->pcring.has_event_fd = 0; /* closed with its table */
+		t->pcring.event_fd = -1;
+	}
+	s->fds_kept = s->n_ending = 0;
+	pv_lock_give_bare(s->lock);
+	return 1;
+}
+
+int pv_sampler_resume(struct pv_sampler *s, struct pv_thread *first, char *why,
+		      size_t why_size)
+{
+	s->first = first;
+	return start_thread(s, why, why_size);
 }
 
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
@@ -485,6 +534,7 @@ int pv_sampler_restart_in_child(struct pv_sampler *s, struct pv_thread *first, c
 	memset(&s->account, 0, sizeof(s->account));
 	s->started = 0;
 	s->fds_kept = s->n_ending = 0; /* the parent's table's, not this one's */
+	s->began_ns = 0;
 	/* The parent's thread is not in this copy; its memory is. */
 	if (sampler_memory)
 		munmap(sampler_memory, SAMPLER_MEMORY);

@@ -101,6 +101,8 @@ struct pv_sampler {
 	 * thread's PC ring itself (else each thread opens its own); 2 when not. */
 	int table;
 	int newcomers; /* 1: a thread has started, whose ring to open now */
+	int running_tid; /* its thread's, 0 once it has gone (the kernel's CLONE_CHILD_CLEARTID) */
+	int stopping;    /* 1: its thread is to end (pv_sampler_stop) */
 	unsigned cpus;               /* the CPUs the process may use */
 	int loadavg_fd;              /* /proc/loadavg in its own table, or -1 */
 	unsigned fds_kept;           /* rings' descriptors in its table (under lock) */
@@ -133,6 +135,28 @@ int pv_sampler_restart_in_child(struct pv_sampler *s, struct pv_thread *first, c
  * rings, wakes to open its own (a futex wake), so that its PCs are taken
  * from its start. */
 void pv_sampler_thread_added(struct pv_sampler *s);
+
+/* End the sampler's thread and wait until it has gone, on a thread of the
+ * program's with every signal blocked and s->lock not held: a task the
+ * program's libc does not know must not exist while the program changes
+ * what its threads may do (set*id, capabilities, namespaces: glibc's
+ * broadcast of set*id reaches only the threads it made, and unshare
+ * refuses a process that shares its memory). Its descriptor table goes
+ * with it, and the rings' descriptors kept there: the rings live on, in
+ * their mappings. 1 if it was running. */
+int pv_sampler_stop(struct pv_sampler *s);
+
+/* Had it been started in this process (since a fork)? */
+static inline int pv_sampler_was_started(const struct pv_sampler *s)
+{
+	return s->began_ns != 0;
+}
+
+/* Start it again from the calling thread, whose credentials it takes (the
+ * rest of the state, its account included, goes on). 0, or -1 with a
+ * reason in why. */
+int pv_sampler_resume(struct pv_sampler *s, struct pv_thread *first, char *why,
+		      size_t why_size);
 
 /* r's thread is ending (under s->lock): the sampler closes the ring's
  * descriptor, if it kept one, at its next round. */

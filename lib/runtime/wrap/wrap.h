@@ -20,6 +20,9 @@
 	X(_exit) X(_Exit) X(dlclose)                                                    \
 	X(close) X(dup2) X(dup3) X(close_range) X(closefrom)                            \
 	X(freopen) X(freopen64) X(daemon)                                               \
+	X(setuid) X(setgid) X(seteuid) X(setegid) X(setreuid) X(setregid)               \
+	X(setresuid) X(setresgid) X(setgroups) X(capset) X(unshare) X(setns)            \
+	X(opendir) X(closedir)                                                          \
 	X(sigaction) X(abort)                                                           \
 	X(makecontext) X(swapcontext) X(setcontext)                                     \
 	X(pthread_mutex_trylock) X(pthread_rwlock_tryrdlock) X(pthread_rwlock_trywrlock) \

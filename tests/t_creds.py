@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What the sampler's thread must not change. A program that changes what
+its threads may do, as daemons and container tools do, behaves as without
+profviz: as root, after setgroups, setresgid
+and setresuid to 65534 no task of the process keeps another uid or a
+capability (the sampler's thread, which glibc's set*id broadcast does not
+reach, ends before each such call and starts again from the caller, with
+its ids); unshare(CLONE_NEWUSER), which the kernel refuses to a process
+another task shares its memory with, works in the process and in a forked
+child. Time is sampled before and after. And a program that lists its
+tasks, signals each and waits for each to answer (a "dump every stack"
+command) is answered by every task it listed: the sampler's thread is not
+among them."""
+import os
+import tempfile
+import harness as h
+
+t = h.Tap()
+prog = h.build("creds", flags=h.NO_INLINE)
+
+
+def run(what, preload=True):
+    d = tempfile.mkdtemp(prefix="profviz-creds-")
+    os.chmod(d, 0o777)  # the profile is written once the ids are dropped
+    return h.run([prog, what], preload=preload, workdir=d, outputs="prof.json")
+
+
+if os.geteuid() != 0:
+    t.skip("credentials", "needs root, to drop")
+else:
+    for what in ("drop", "unshare"):
+        with t.case(what):
+            plain = run(what, preload=False)
+            r = run(what)
+            t.eq((r.rc, r.stdout), (plain.rc, plain.stdout),
+                 "%s: as without profviz (%s)" % (what, plain.stdout.decode().strip()))
+            p = r.json()
+            t.ok(p.calls("work") >= 2 and p.data["sampling"]["samples"] > 0,
+                 "%s: profiled and sampled throughout (%d samples)"
+                 % (what, p.data["sampling"]["samples"]))
+    t.ok(b"still privileged after the drop: 0" in run("drop", preload=False).stdout,
+         "without profviz, nothing privileged is left (the test's own check)")
+
+everyone = h.build("alltasks", flags=h.NO_INLINE, libs=["-lpthread"])
+with t.case("every task listed answers"):
+    plain = h.run([everyone], preload=False, outputs=None, timeout=60)
+    r = h.run([everyone], outputs="prof.json", timeout=60)
+    t.eq((r.rc, r.stdout), (plain.rc, plain.stdout),
+         "as without profviz (%s)" % plain.stdout.decode().strip())
+    t.ok(r.json().calls("busy") >= 4 and r.json().data["sampling"]["samples"] > 0,
+         "profiled and sampled")
+t.done()
