@@ -436,13 +436,20 @@ int pv_runtime_sampled(void)
 static struct pv_lock pv_sampler_gate = PV_LOCK_INITIALIZER;
 static unsigned pv_sampler_held_off; /* listings of the tasks open (under the gate) */
 
+/* The sampler's thread is this process's (not a vfork child's, which
+ * borrows its parent's memory, the sampler's state included)? */
+static int sampler_here(void)
+{
+	return pv_time_sampled && getpid() == pv_pid;
+}
+
 void pv_runtime_sampler_pause(sigset_t *saved, int held_off)
 {
 	sigset_t all;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, saved);
 	pv_lock_take(&pv_sampler_gate);
-	if (pv_time_sampled)
+	if (sampler_here())
 		pv_sampler_stop(&pv_sampler);
 	pv_sampler_held_off += held_off;
 }
@@ -452,7 +459,7 @@ void pv_runtime_sampler_resume(const sigset_t *saved, int held_off)
 	pv_sampler_held_off -= held_off;
 	char why[160];
 	struct pv_thread *self = pv_thread_has_state(pv_self) ? pv_self : NULL;
-	if (pv_time_sampled && !pv_sampler_held_off && pv_sampler_was_started(&pv_sampler) &&
+	if (sampler_here() && !pv_sampler_held_off && pv_sampler_was_started(&pv_sampler) &&
 	    !pv_sampler.started && pv_sampler_resume(&pv_sampler, self, why, sizeof(why)) < 0)
 		pv_log("%s: times are not sampled from here on", why);
 	pv_lock_give(&pv_sampler_gate);
