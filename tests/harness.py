@@ -318,14 +318,6 @@ def dot_renders(path):
     return proc.returncode == 0 and proc.stderr.strip() == "", proc.stderr
 
 
-def median_of_runs(measure, runs=3):
-    """A time figure as the median over several runs: even in CPU time, one
-    run on a shared machine can meet a busy neighbour (its caches, a sibling
-    hyperthread)."""
-    values = sorted(measure() for _ in range(runs))
-    return values[len(values) // 2]
-
-
 def share_bound(p, n, sds=4.5):
     """How far a share measured from n samples may stray from the true share
     p (the program's own clock's, in the same run): sds binomial standard
