@@ -20,11 +20,16 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get update -qq
 	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-# The JavaScript readers the tests drive (tests/js/package.json), once.
+# The JavaScript readers the tests drive, at the versions of
+# tests/js/package-lock.json (npm ci installs exactly those, and fails if
+# the lock no longer matches package.json): when a package is missing, or
+# the lock is newer than what npm last installed (node_modules/.package-lock.json).
 # PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: the tests use Debian's chromium.
 js="$(dirname "$0")/../tests/js"
-if [ ! -d "$js/node_modules/speedscope" ] || [ ! -d "$js/node_modules/playwright-core" ]; then
-	echo "installing: npm packages of tests/js"
-	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$js" --no-audit --no-fund \
+if [ ! -d "$js/node_modules/speedscope" ] || [ ! -d "$js/node_modules/playwright-core" ] ||
+	[ ! -f "$js/node_modules/.package-lock.json" ] ||
+	[ "$js/package-lock.json" -nt "$js/node_modules/.package-lock.json" ]; then
+	echo "installing: npm packages of tests/js (npm ci)"
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$js" --no-audit --no-fund \
 		--loglevel=error >/dev/null
 fi

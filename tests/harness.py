@@ -5,6 +5,7 @@ with and without the preload, read the profile, and report in TAP."""
 import collections
 import contextlib
 import json
+import math
 import os
 import resource
 import shutil
@@ -317,12 +318,23 @@ def dot_renders(path):
     return proc.returncode == 0 and proc.stderr.strip() == "", proc.stderr
 
 
-def median_of_runs(measure, runs=3):
-    """A time figure as the median over several runs: even in CPU time, one
-    run on a shared machine can meet a busy neighbour (its caches, a sibling
-    hyperthread)."""
-    values = sorted(measure() for _ in range(runs))
-    return values[len(values) // 2]
+def share_bound(p, n, sds=4.5):
+    """How far a share measured from n samples may stray from the true share
+    p (the program's own clock's, in the same run): sds binomial standard
+    deviations, sqrt(p (1 - p) / n), and one sample's worth for the clock's
+    granularity (each look charges the whole of its interval to one place).
+    At 4.5 sd a profile that is right fails the check about once in 150,000
+    runs, whatever the host's load: a loaded host gives fewer samples, and
+    the bound widens with them."""
+    n = max(n, 1)
+    return sds * math.sqrt(p * (1 - p) / n) + 1.0 / n
+
+
+def own_clocks(stdout):
+    """The last line of a program's stdout that times its phases on its own
+    clocks (tests/progs/own_clocks.h), "name 123 other 456", as {name: 123}."""
+    words = stdout.decode().splitlines()[-1].split()
+    return {k: int(v) for k, v in zip(words[0::2], words[1::2])}
 
 
 def command(*args, cwd=None, env=None, timeout=120):

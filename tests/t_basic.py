@@ -56,20 +56,40 @@ with t.case("fib(22), 4 rounds"):
     t.eq(p.arc_calls("light", "work"), 4, "light->work 4 calls")
 
 
-# In CPU time: on the clock, a time slice given to another process lands on
-# whichever function was running, and the shares are then the host's.
-CPU_TIME = {"PROFVIZ_EVENTS": "task-clock"}
+# heavy and light alternate, heavy doing 3 times light's work, and the
+# program times each call on its own thread's CPU clock, the clock the
+# sampler charges in deltas: their split in the profile is held to the
+# program's, measured in the same run, not to 3:1 (the host decides how
+# near 3:1 the CPU comes). The samples charged to the two work paths
+# bound how far the split may stray (h.share_bound): some 1,000 here, 6
+# points; a loaded host gives fewer, and a wider bound.
+ROUNDS = 24
 
 
-def work_ratio():
-    q = h.run([prog, "5", "4"], env=CPU_TIME).json()
-    return q.arc("heavy", "work")["total"][0] / q.arc("light", "work")["total"][0]
+def path_samples(p, caller, callee):
+    """The samples charged to callee's self on the path through caller."""
+    paths = p.data["paths"]
+    return sum(x["samples"] for x in paths if p.by_id[x["function"]]["name"] == callee
+               and x["parent"] is not None and x["parent"] >= 0
+               and p.by_id[paths[x["parent"]]["function"]]["name"] == caller)
 
 
 with t.case("heavy and light's shares"):
-    ratio = h.median_of_runs(work_ratio)
-    t.ok(2.4 < ratio < 3.6, "heavy's work costs 3x light's in CPU time within 20%% "
-         "(median of 3 runs: %.2f)" % ratio)
+    timed = h.run([prog, "5", str(ROUNDS), "clocks"], outputs="prof.json")
+    own = h.own_clocks(timed.stdout)
+    q = timed.json()
+    t.eq((q.arc_calls("heavy", "work"), q.arc_calls("light", "work")), (ROUNDS, ROUNDS),
+         "%d rounds: heavy and light each called work %d times" % (ROUNDS, ROUNDS))
+    got = {f: q.arc(f, "work")["total"][0] for f in ("heavy", "light")}
+    t.ok(got["heavy"] > 0 and got["light"] > 0, "both work arcs have sampled time (%d, %d ns)"
+         % (got["heavy"], got["light"]))
+    want = own["heavy_cpu_ns"] / (own["heavy_cpu_ns"] + own["light_cpu_ns"])
+    share = got["heavy"] / max(1, got["heavy"] + got["light"])
+    n = path_samples(q, "heavy", "work") + path_samples(q, "light", "work")
+    bound = h.share_bound(want, n)
+    t.ok(abs(share - want) <= bound, "heavy's share of the work %.2f %%, within %.2f points of "
+         "the %.2f %% the program measured on its CPU clock (%d samples)"
+         % (100 * share, 100 * bound, 100 * want, n))
 
 with t.case("fib(22), 4 rounds: costs"):
     self_sum = sum(f["self"][0] for f in p.funcs)

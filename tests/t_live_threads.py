@@ -47,22 +47,25 @@ def check_totals(p, what):
              "%s, %s: the selves add up to the run (%d, run %d)" % (what, name, selves, run_total))
 
 
-def check_worker(p, what, e, wall=False):
-    """The worker's work under its root, and its run near its CPU (a clock
-    of wall time, the TSC: between its CPU and its wall time)."""
+def check_worker(p, what, e):
+    """The worker's work under its root, and its run between most of its
+    CPU and its wall time, whatever the clock."""
     name = p.data["events"][e]
     root, crunch = p.arc(None, "worker"), p.arc("worker", "crunch")
     t.ok(root and crunch and root["total"][e] >= crunch["total"][e] > 0,
          "%s, %s: the worker's subtree hangs from its root (root->worker %s, worker->crunch %s)"
          % (what, name, root and root["total"][e], crunch and crunch["total"][e]))
     w = worker_thread(p)
-    cpu, most = w["cpu_seconds"] * 1e9, w["wall_seconds"] * 1e9 if wall else None
+    cpu, wall = w["cpu_seconds"] * 1e9, w["wall_seconds"] * 1e9
     # task-clock counts on perf's clock, the thread's CPU clock on the
-    # scheduler's (which leaves out time stolen by the hypervisor): near,
-    # not equal. A run that lost the open calls has 0 here.
-    t.ok(0.7 * cpu <= w["total"][e] <= (1.05 * most + 1e6 if wall else 1.5 * cpu),
-         "%s, %s: the worker's run is near the %s it used (%d ns, CPU %d ns, wall %s ns)"
-         % (what, name, "time" if wall else "CPU", w["total"][e], cpu, most))
+    # scheduler's (which leaves out time stolen by the hypervisor, as much
+    # as the host's load makes it): near, not equal. Whatever clock the
+    # time was read or sampled on, the thread ran no longer than it lived:
+    # its wall time bounds the run. A run that lost the open calls has 0
+    # here.
+    t.ok(0.7 * cpu <= w["total"][e] <= 1.05 * wall + 1e6,
+         "%s, %s: the worker's run is near the CPU it used (%d ns, CPU %d ns, wall %d ns)"
+         % (what, name, w["total"][e], cpu, wall))
 
 
 with t.case("exit, task-clock per call beside sampled time"):
@@ -83,7 +86,7 @@ with t.case("exit, the TSC and sampled time"):
                       ({}, "sampled")):
         p = run("exit", env).json()
         check_totals(p, what)
-        check_worker(p, what, 0, wall=what == "tsc")
+        check_worker(p, what, 0)
 
 with t.case("profviz_dump while both threads run"):
     r = run("dump", TASK_CLOCK)

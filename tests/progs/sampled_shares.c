@@ -6,7 +6,8 @@
  *                                          feeds late
  *   sampled_shares threads N CPU_MS        N threads (up to 4), each CPU_MS of CPU
  *   sampled_shares masked CPU_MS           a thread that blocks every signal
- *   sampled_shares rate CPU_MS             the other threads' wake-ups per run */
+ *   sampled_shares rate CPU_MS             the other threads' wake-ups per run,
+ *                                          and the time they waited for a CPU */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
@@ -203,8 +204,9 @@ static void rate_work(uint64_t ns)
 
 /* The most voluntary context switches of any other thread of the process
  * (a thread that sleeps between looks wakes once a look), and that
- * thread's CPU time in ns. */
-static UNTRACED unsigned long others_wakeups(unsigned long long *cpu_ns)
+ * thread's CPU time and time spent waiting for a CPU once woken, in ns. */
+static UNTRACED unsigned long others_wakeups(unsigned long long *cpu_ns,
+					     unsigned long long *delay_ns)
 {
 	char path[300], line[256];
 	unsigned long most = 0;
@@ -226,8 +228,8 @@ static UNTRACED unsigned long others_wakeups(unsigned long long *cpu_ns)
 		most = n;
 		snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", e->d_name);
 		f = fopen(path, "r");
-		if (!f || fscanf(f, "%llu", cpu_ns) != 1)
-			*cpu_ns = 0;
+		if (!f || fscanf(f, "%llu %llu", cpu_ns, delay_ns) != 2)
+			*cpu_ns = *delay_ns = 0;
 		if (f)
 			fclose(f);
 	}
@@ -238,10 +240,10 @@ static UNTRACED unsigned long others_wakeups(unsigned long long *cpu_ns)
 static int rate(uint64_t cpu_ms, uint64_t wall0)
 {
 	rate_work(cpu_ms * MS);
-	unsigned long long sampler_ns = 0;
-	unsigned long looks = others_wakeups(&sampler_ns);
-	printf("looks %lu sampler_cpu_ns %llu cpu_ns %llu wall_ns %llu\n", looks, sampler_ns,
-	       (unsigned long long)thread_cpu_ns(),
+	unsigned long long sampler_ns = 0, sampler_delay_ns = 0;
+	unsigned long looks = others_wakeups(&sampler_ns, &sampler_delay_ns);
+	printf("looks %lu sampler_cpu_ns %llu sampler_delay_ns %llu cpu_ns %llu wall_ns %llu\n",
+	       looks, sampler_ns, sampler_delay_ns, (unsigned long long)thread_cpu_ns(),
 	       (unsigned long long)(monotonic_ns() - wall0));
 	return 0;
 }

@@ -2,7 +2,9 @@
 /* A program's own signals beside the sampler (t_sampled). usage:
  *   sampled_signals timers CPU_MS        its SIGPROF (setitimer ITIMER_PROF) and a
  *                                        CPU-time timer_create with a real-time
- *                                        signal, while it works CPU_MS
+ *                                        signal, while it works CPU_MS; each
+ *                                        expiry's count held to the thread's
+ *                                        CPU clock as it is handled
  *   sampled_signals eintr N HANDLERS     N rounds of waits, each after a burst of
  *                                        CPU; HANDLERS: none, plain, restart
  *                                        (SA_RESTART) or control (plain, and a
@@ -61,8 +63,10 @@ static UNTRACED int unasked_total(void)
 /* ---- timers ---- */
 
 #define TIMER_VALUE 4242
+#define TIMER_NS (10 * MS)
 
-static volatile sig_atomic_t profs, expiries, bad_timer_info;
+static volatile sig_atomic_t profs, expiries, bad_timer_info, deliveries, early, late;
+static uint64_t timer_armed_cpu; /* the thread's CPU clock as its timer was set */
 
 static void on_prof(int sig)
 {
@@ -70,6 +74,25 @@ static void on_prof(int sig)
 	profs++;
 }
 
+/* The clock ITIMER_PROF counts on: the process's user and system time as
+ * the scheduler tick charges it (the kernel's CPUCLOCK_PROF of this process,
+ * clock id ~0 << 3), ns. */
+static UNTRACED uint64_t prof_clock_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime((clockid_t)(~0u << 3), &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A delivery of the thread-CPU timer. The kernel re-arms the timer as it
+ * delivers the signal, counting in si_overrun the periods that passed
+ * beyond the one signalled (however late it saw the expiry: at a tick), so
+ * that the expiries counted so far are the periods the thread's CPU clock
+ * had run when it was re-armed, just before this handler: that is, those
+ * it has run now, or one fewer if a period ended in between. More would be
+ * expiries the clock never made; fewer, deliveries lost. Read on this
+ * thread's clock: a delivery to another thread fails it too. */
 static void on_timer(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
@@ -77,6 +100,12 @@ static void on_timer(int sig, siginfo_t *si, void *uc)
 	if (si->si_code != SI_TIMER || si->si_value.sival_int != TIMER_VALUE)
 		bad_timer_info++;
 	expiries += 1 + si->si_overrun;
+	deliveries++;
+	uint64_t periods = (thread_cpu_ns() - timer_armed_cpu) / TIMER_NS;
+	if ((uint64_t)expiries > periods)
+		early++;
+	else if ((uint64_t)expiries + 1 < periods)
+		late++;
 }
 
 static void timed_work(uint64_t ns)
@@ -109,18 +138,24 @@ static int timers(uint64_t cpu_ms)
 	timer_t timer;
 	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &timer) != 0)
 		return 1;
-	struct itimerspec every = { { 0, 10 * MS }, { 0, 10 * MS } };
+	struct itimerspec every = { { 0, TIMER_NS }, { 0, TIMER_NS } };
+	timer_armed_cpu = thread_cpu_ns(); /* before: the timer's start is no earlier */
 	timer_settime(timer, 0, &every, NULL);
 	struct itimerval prof = { { 0, 10000 }, { 0, 10000 } };
+	uint64_t prof0 = prof_clock_ns();
 	setitimer(ITIMER_PROF, &prof, NULL);
 
 	timed_work(cpu_ms * MS);
 
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 	setitimer(ITIMER_PROF, &off, NULL);
+	uint64_t prof1 = prof_clock_ns();
 	timer_delete(timer);
-	printf("sigprof %d timer %d bad_info %d unasked %d\n", (int)profs, (int)expiries,
-	       (int)bad_timer_info, unasked_total());
+	uint64_t armed = thread_cpu_ns() - timer_armed_cpu;
+	printf("sigprof %d timer %d bad_info %d unasked %d deliveries %d early %d late %d "
+	       "armed_periods %d prof_periods %d\n",
+	       (int)profs, (int)expiries, (int)bad_timer_info, unasked_total(), (int)deliveries,
+	       (int)early, (int)late, (int)(armed / TIMER_NS), (int)((prof1 - prof0) / TIMER_NS));
 	return 0;
 }
 
