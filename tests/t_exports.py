@@ -13,7 +13,7 @@ t = h.Tap()
 SO = h.PRELOAD_LIST.split()[-1]
 OWN = {"profviz_dump": "PROFVIZ_1"}
 # Interposed on glibc: the hooks and every libc wrapper of lib/runtime/wrap/interpose.c,
-# signals.c, blocking.c, ucontext.c, creds.c and (on x86-64) returns_twice.S beside it.
+# signals.c, blocking.c, ucontext.c, creds.c, tasks.c and (on x86-64) returns_twice.S beside it.
 RETURNS_TWICE = ["setjmp", "_setjmp", "__sigsetjmp", "vfork", "__vfork"]
 INTERPOSED = ["__cyg_profile_func_enter", "__cyg_profile_func_exit", "longjmp", "_longjmp",
               "siglongjmp", "__longjmp_chk", "execve", "execv", "execvp", "execvpe", "execl",
@@ -29,7 +29,9 @@ INTERPOSED = ["__cyg_profile_func_enter", "__cyg_profile_func_exit", "longjmp", 
               "wait", "waitid",
               # wrap/creds.c: what changes what the threads may do
               "setuid", "setgid", "seteuid", "setegid", "setreuid", "setregid", "setresuid",
-              "setresgid", "setgroups", "capset", "unshare", "setns"] + \
+              "setresgid", "setgroups", "capset", "unshare", "setns",
+              # wrap/tasks.c: a listing of the process's tasks
+              "opendir", "closedir"] + \
     (RETURNS_TWICE if os.uname().machine == "x86_64" else [])
 
 

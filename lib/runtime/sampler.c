@@ -201,6 +201,13 @@ uint64_t pv_sampler_jitter(uint64_t period_ns, uint64_t *random)
 	return period_ns / 2 + next_random(random) % (period_ns + 1);
 }
 
+/* t's ring, open, has its time from now on (under s->lock). */
+static void hand_time_to_ring(struct pv_sampler *s, struct pv_thread *t)
+{
+	pv_hotpcs_take(s->hot, &t->pcring); /* the PCs before are not the thread's to count */
+	pv_cpusamples_attach(t, s->hot->own_lo, s->hot->own_hi);
+}
+
 /* t's PC ring, if it has none yet and none was refused: on the thread's
  * behalf, from this thread's own descriptor table (under s->lock), its
  * descriptor kept there while there is room. */
@@ -218,14 +225,13 @@ static void open_ring(struct pv_sampler *s, struct pv_thread *t)
 		return;
 	}
 	pv_hotpcs_opened(s->hot, &t->pcring);
+	/* Its time from its ring at once, unless its first milliseconds are
+	 * to be looked at densely: a thread whose next look comes late (the
+	 * sampler waits for a CPU) is sampled meanwhile. */
+	if (!pv_sampler_dense(t, thread_cpu_ns(t), s->spare))
+		hand_time_to_ring(s, t);
 }
 
-/* t's ring, open, has its time from now on (under s->lock). */
-static void hand_time_to_ring(struct pv_sampler *s, struct pv_thread *t)
-{
-	pv_hotpcs_take(s->hot, &t->pcring); /* the PCs before are not the thread's to count */
-	pv_cpusamples_attach(t, s->hot->own_lo, s->hot->own_hi);
-}
 
 /* Has the process a spare CPU now? Read from /proc/loadavg, opened in the
  * sampler's own table; no table of its own, no file: never. */
@@ -261,6 +267,7 @@ static void own_table(struct pv_sampler *s)
 	s->loadavg_fd = own ? (int)syscall(SYS_openat, AT_FDCWD, "/proc/loadavg",
 					   O_RDONLY | O_CLOEXEC)
 			    : -1;
+	s->spare = spare_cpu_now(s);
 	if (own && s->hot && s->pc_period_ns && s->first)
 		open_ring(s, s->first);
 	__atomic_store_n(&s->table, own ? 1 : 2, __ATOMIC_RELEASE);
@@ -317,7 +324,7 @@ static int sample(void *arg)
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	uint64_t turned = 0; /* when the rings' periods were last drawn */
 	uint64_t checked = next; /* when a spare CPU was last looked for */
-	int spare = spare_cpu_now(s);
+	int spare = s->spare;
 	/* The first thread's first looks at once, if they may be dense. */
 	enum pv_sampler_pace pace = spare ? PV_PACE_DENSE : PV_PACE_LOOKS;
 	for (;;) {
@@ -346,7 +353,7 @@ static int sample(void *arg)
 			break; /* pv_sampler_stop waits for the thread to go */
 		now = clock_ns(CLOCK_MONOTONIC);
 		if (now - checked >= PV_DENSE_CHECK_NS) {
-			spare = spare_cpu_now(s);
+			spare = s->spare = spare_cpu_now(s);
 			checked = now;
 		}
 		pv_lock_take_bare(s->lock);

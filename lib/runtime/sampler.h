@@ -105,6 +105,7 @@ struct pv_sampler {
 	int stopping;    /* 1: its thread is to end (pv_sampler_stop) */
 	unsigned cpus;               /* the CPUs the process may use */
 	int loadavg_fd;              /* /proc/loadavg in its own table, or -1 */
+	int spare;                   /* a spare CPU at its last look for one */
 	unsigned fds_kept;           /* rings' descriptors in its table (under lock) */
 	int ending[PV_SAMPLER_FDS];  /* ... of rings whose thread has ended: to close */
 	unsigned n_ending;
