@@ -4,10 +4,14 @@
 #include "base/compiler.h"
 #include "runtime/waits.h"
 
+/* The looks count in odd numbers, a ring's head in whole records (even):
+ * a thread whose word changes from one to the other always finds news in
+ * it, though what it saw last and the new word's value were the same
+ * number (a fresh ring's 0, the looks' 0), and charges what it owes. */
 void pv_cpusamples_init(struct pv_thread *t)
 {
-	t->looks = 0;
-	t->news_seen = 0;
+	t->looks = 1;
+	t->news_seen = 1;
 	__atomic_store_n(&t->news, &t->looks, __ATOMIC_RELEASE);
 }
 
@@ -99,5 +103,5 @@ void pv_cpusamples_looked(struct pv_thread *t, uint64_t ns, uint64_t samples)
 {
 	owe(t, ns, samples);
 	/* After the owed amount: a hook that sees the word move finds it. */
-	__atomic_fetch_add(&t->looks, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&t->looks, 2, __ATOMIC_RELEASE);
 }

@@ -271,6 +271,40 @@ static void handler_mid_count(void)
 	tap_is(func(OTHER)->self[0], 0, "none in the handler's functions");
 }
 
+/* Looks left owed as the ring takes over are charged at the next hook, to
+ * where they were found, though the fresh ring's head (0) and what the
+ * thread last saw of the looks were the same number once. */
+static void looks_owed_as_the_ring_comes(void)
+{
+	static struct pv_thread t;
+	pv_thread_release(&t);
+	memset(&t, 0, sizeof(t));
+	depth = 0;
+	if (pv_thread_init(&t, 0, NULL) < 0)
+		abort();
+	enter(&t, MAIN);
+	enter(&t, WORK); /* the thread sees the looks' word as it is */
+	struct pv_sampling account = { 0 };
+	t.sampled_cpu_ns = 100;
+	pv_sampler_look(&account, &t, 100 + 90 * PERIOD); /* found in work */
+	if (ring.page)
+		free(ring.page);
+	fake_open(&ring, 1, 0);
+	if (pv_pcring_attach(&t.pcring, ring.page, ring.bytes) < 0)
+		abort();
+	t.pcring.period_ns = PERIOD;
+	pv_cpusamples_attach(&t, OWN_LO, OWN_HI); /* no sample yet: head 0 */
+	tap_ok(pv_thread_owes(&t), "the ring's head differs from any look's word");
+	leave(&t, WORK);
+	enter(&t, OTHER);
+	leave(&t, OTHER);
+	leave(&t, MAIN);
+	merge(&t);
+	tap_is(func(WORK)->self[0], 90 * PERIOD, "the looks' time charged where found");
+	tap_is(func(OTHER)->self[0], 0, "... not at a later hook");
+	pv_thread_release(&t);
+}
+
 /* Without its ring (closed at the thread's end, or not in a fork's child)
  * the sampler's looks speak for the thread, and the hooks see them. */
 static void detached(void)
@@ -301,6 +335,7 @@ int main(void)
 	pending_at_a_dump();
 	wait_open_at_a_dump();
 	handler_mid_count();
+	looks_owed_as_the_ring_comes();
 	detached();
 	pv_profile_clear(&prof);
 	free(ring.page);
