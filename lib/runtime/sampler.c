@@ -275,7 +275,10 @@ static void own_table(struct pv_sampler *s)
 }
 
 /* Sleep until at (CLOCK_MONOTONIC); meanwhile open the rings of the threads
- * that say they have started (pv_sampler_thread_added), as they do. */
+ * that say they have started (pv_sampler_thread_added), as they do, and
+ * wake at once for a round if one of them is left to the looks (dense, or
+ * its ring refused): a first look that came at the end of a long sleep
+ * would charge all the thread had run to where it found it. */
 static void wait_until(struct pv_sampler *s, const struct timespec *at, int opens_rings)
 {
 	for (;;) {
@@ -283,13 +286,16 @@ static void wait_until(struct pv_sampler *s, const struct timespec *at, int open
 		 * wake on the word ends early. */
 		long rc = syscall(SYS_futex, &s->newcomers, FUTEX_WAIT_BITSET_PRIVATE, 0, at, NULL,
 				  FUTEX_BITSET_MATCH_ANY);
+		int to_look = 0;
 		if (opens_rings && __atomic_exchange_n(&s->newcomers, 0, __ATOMIC_ACQUIRE)) {
 			pv_lock_take_bare(s->lock);
-			for (struct pv_thread *t = *s->live; t; t = t->next)
+			for (struct pv_thread *t = *s->live; t; t = t->next) {
 				open_ring(s, t);
+				to_look |= !pv_cpusamples_from_ring(t);
+			}
 			pv_lock_give_bare(s->lock);
 		}
-		if (rc != 0 && errno == ETIMEDOUT)
+		if (to_look || (rc != 0 && errno == ETIMEDOUT))
 			return;
 		if (clock_ns(CLOCK_MONOTONIC) >= ns_of(at) ||
 		    __atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
