@@ -133,7 +133,7 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 	char n[32], rate[96] = "", dropped[64] = "", blocked[96] = "";
 	thousands(pv_samples_in(r), n, sizeof(n));
 	/* The rate asked, and the rate the run got: samples over the threads'
-	 * CPU time (more where a short run was looked at densely). */
+	 * CPU time (fewer where rings came late or the kernel dropped some). */
 	double cpu = 0;
 	for (unsigned i = 0; i < r->n_thread_list; i++)
 		cpu += r->thread_list[i].cpu_seconds > 0 ? r->thread_list[i].cpu_seconds : 0;

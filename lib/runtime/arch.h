@@ -31,12 +31,6 @@ static inline uint64_t pv_arch_rdpmc(uint32_t ecx)
 /* The calling frame's stack pointer at the call (the hook's CFA). */
 #define pv_arch_stack_pointer() ((uintptr_t)__builtin_dwarf_cfa())
 
-/* A spin-wait's pause: the other hyperthread and the VM's host get on. */
-static inline void pv_arch_spin_pause(void)
-{
-	__builtin_ia32_pause();
-}
-
 #endif
 
 #if defined(__x86_64__)

@@ -3,7 +3,6 @@
 #include "runtime/sampler.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -19,7 +18,6 @@
 
 #include "base/clock.h"
 #include "base/sysraw.h"
-#include "runtime/arch.h"
 #include "runtime/cpusamples.h"
 #include "runtime/ownthread.h"
 
@@ -62,18 +60,10 @@ static uint64_t thread_cpu_ns(const struct pv_thread *t)
 void pv_sampler_thread_begins(struct pv_thread *t)
 {
 	t->sampled_cpu_ns = thread_cpu_ns(t);
-	t->dense_until_cpu_ns = t->has_cpu_clock ? t->sampled_cpu_ns + PV_DENSE_CPU_NS : 0;
-}
-
-int pv_sampler_dense(const struct pv_thread *t, uint64_t cpu_ns, int spare)
-{
-	return spare && cpu_ns && cpu_ns < t->dense_until_cpu_ns;
 }
 
 uint64_t pv_sampler_period(enum pv_sampler_pace pace, uint64_t asked_ns, uint64_t round_ns)
 {
-	if (pace == PV_PACE_DENSE)
-		return PV_DENSE_LOOK_NS; /* a spare CPU's time, not the program's */
 	uint64_t period = asked_ns;
 	if (pace == PV_PACE_DRAIN && period < PV_SAMPLER_DRAIN_NS)
 		period = PV_SAMPLER_DRAIN_NS;
@@ -81,30 +71,6 @@ uint64_t pv_sampler_period(enum pv_sampler_pace pace, uint64_t asked_ns, uint64_
 	if (round_ns * PV_SAMPLER_BUDGET > period)
 		period = round_ns * PV_SAMPLER_BUDGET;
 	return period;
-}
-
-int pv_sampler_spare_cpu(unsigned running, unsigned cpus)
-{
-	return cpus >= 2 && running <= cpus; /* the sampler is one of the running */
-}
-
-int pv_loadavg_running(const char *text, size_t n, unsigned *running)
-{
-	size_t i = 0;
-	for (int field = 0; field < 3; field++) { /* past the three averages */
-		while (i < n && text[i] != ' ')
-			i++;
-		while (i < n && text[i] == ' ')
-			i++;
-	}
-	unsigned value = 0;
-	size_t digits = 0;
-	for (; i < n && text[i] >= '0' && text[i] <= '9'; i++, digits++)
-		value = value * 10 + (unsigned)(text[i] - '0');
-	if (!digits || i >= n || text[i] != '/')
-		return -1;
-	*running = value;
-	return 0;
 }
 
 void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t cpu_ns)
@@ -225,36 +191,9 @@ static void open_ring(struct pv_sampler *s, struct pv_thread *t)
 		return;
 	}
 	pv_hotpcs_opened(s->hot, &t->pcring);
-	/* Its time from its ring at once, unless its first milliseconds are
-	 * to be looked at densely: a thread whose next look comes late (the
-	 * sampler waits for a CPU) is sampled meanwhile. */
-	if (!pv_sampler_dense(t, thread_cpu_ns(t), s->spare))
-		hand_time_to_ring(s, t);
+	hand_time_to_ring(s, t); /* at once: the sampler's next round may come late */
 }
 
-
-/* Has the process a spare CPU now? Read from /proc/loadavg, opened in the
- * sampler's own table; no table of its own, no file: never. */
-static int spare_cpu_now(const struct pv_sampler *s)
-{
-	char text[128];
-	long n = s->loadavg_fd < 0 ? -1
-				   : syscall(SYS_pread64, s->loadavg_fd, text, sizeof(text), 0);
-	unsigned running;
-	return n > 0 && pv_loadavg_running(text, (size_t)n, &running) == 0 &&
-	       pv_sampler_spare_cpu(running, s->cpus);
-}
-
-/* The CPUs this thread may run on, as the process's (sched_getaffinity). */
-static unsigned allowed_cpus(void)
-{
-	uint64_t mask[16] = { 0 };
-	long n = syscall(SYS_sched_getaffinity, 0, sizeof(mask), mask);
-	unsigned cpus = 0;
-	for (long i = 0; i < n / 8; i++)
-		cpus += (unsigned)__builtin_popcountll(mask[i]);
-	return cpus;
-}
 
 /* Give up the program's descriptor table for an empty one of this
  * thread's own (close_range copies nothing below 0), open the starting
@@ -263,11 +202,6 @@ static unsigned allowed_cpus(void)
 static void own_table(struct pv_sampler *s)
 {
 	int own = syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0;
-	s->cpus = allowed_cpus();
-	s->loadavg_fd = own ? (int)syscall(SYS_openat, AT_FDCWD, "/proc/loadavg",
-					   O_RDONLY | O_CLOEXEC)
-			    : -1;
-	s->spare = spare_cpu_now(s);
 	if (own && s->hot && s->pc_period_ns && s->first)
 		open_ring(s, s->first);
 	__atomic_store_n(&s->table, own ? 1 : 2, __ATOMIC_RELEASE);
@@ -276,9 +210,9 @@ static void own_table(struct pv_sampler *s)
 
 /* Sleep until at (CLOCK_MONOTONIC); meanwhile open the rings of the threads
  * that say they have started (pv_sampler_thread_added), as they do, and
- * wake at once for a round if one of them is left to the looks (dense, or
- * its ring refused): a first look that came at the end of a long sleep
- * would charge all the thread had run to where it found it. */
+ * wake at once for a round if one of them is left to the looks (its ring
+ * refused): a first look that came at the end of a long sleep would charge
+ * all the thread had run to where it found it. */
 static void wait_until(struct pv_sampler *s, const struct timespec *at, int opens_rings)
 {
 	for (;;) {
@@ -303,22 +237,6 @@ static void wait_until(struct pv_sampler *s, const struct timespec *at, int open
 	}
 }
 
-/* Spin until at (CLOCK_MONOTONIC), on a spare CPU: a sleep this short
- * would cost more in its wake-up than it waits. New threads' rings are
- * opened meanwhile. */
-static void spin_until(struct pv_sampler *s, uint64_t at, int opens_rings)
-{
-	while (clock_ns(CLOCK_MONOTONIC) < at && !__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE)) {
-		if (opens_rings && __atomic_exchange_n(&s->newcomers, 0, __ATOMIC_ACQUIRE)) {
-			pv_lock_take_bare(s->lock);
-			for (struct pv_thread *t = *s->live; t; t = t->next)
-				open_ring(s, t);
-			pv_lock_give_bare(s->lock);
-		}
-		pv_arch_spin_pause();
-	}
-}
-
 static int sample(void *arg)
 {
 	struct pv_sampler *s = arg;
@@ -329,39 +247,26 @@ static int sample(void *arg)
 	uint64_t random = next | 1;
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	uint64_t turned = 0; /* when the rings' periods were last drawn */
-	uint64_t checked = next; /* when a spare CPU was last looked for */
-	int spare = s->spare;
-	/* The first thread's first looks at once, if they may be dense. */
-	enum pv_sampler_pace pace = spare ? PV_PACE_DENSE : PV_PACE_LOOKS;
+	enum pv_sampler_pace pace = PV_PACE_LOOKS;
 	for (;;) {
 		uint64_t own = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		uint64_t period = pv_sampler_period(pace, s->period_ns,
 						    own > own_before ? own - own_before : 0);
 		own_before = own;
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
-		if (pace == PV_PACE_DENSE) {
-			next = now + period;
-			spin_until(s, next, opens_rings);
-		} else {
-			/* Spread uniformly over half to one and a half periods: a
-			 * program whose loop repeats in step with a fixed period
-			 * would show the same instant of it at every look. */
-			next += pv_sampler_jitter(period, &random);
-			if (next < now)
-				next = now; /* late (descheduled): no burst of rounds to catch up */
-			struct timespec at = timespec_of(next);
-			/* Every signal is blocked here: nothing interrupts the sleep
-			 * but a thread that has just started, whose ring is opened at
-			 * once. */
-			wait_until(s, &at, opens_rings);
-		}
+		/* Spread uniformly over half to one and a half periods: a program
+		 * whose loop repeats in step with a fixed period would show the
+		 * same instant of it at every look. */
+		next += pv_sampler_jitter(period, &random);
+		if (next < now)
+			next = now; /* late (descheduled): no burst of rounds to catch up */
+		struct timespec at = timespec_of(next);
+		/* Every signal is blocked here: nothing interrupts the sleep but a
+		 * thread that has just started, whose ring is opened at once. */
+		wait_until(s, &at, opens_rings);
 		if (__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
 			break; /* pv_sampler_stop waits for the thread to go */
 		now = clock_ns(CLOCK_MONOTONIC);
-		if (now - checked >= PV_DENSE_CHECK_NS) {
-			spare = s->spare = spare_cpu_now(s);
-			checked = now;
-		}
 		pv_lock_take_bare(s->lock);
 		s->account.looks++;
 		pace = PV_PACE_DRAIN;
@@ -369,14 +274,8 @@ static int sample(void *arg)
 			if (opens_rings)
 				open_ring(s, t);
 			if (!pv_cpusamples_from_ring(t)) { /* else its ring has its time */
-				uint64_t cpu = thread_cpu_ns(t);
-				pv_sampler_look(&s->account, t, cpu);
-				if (pv_sampler_dense(t, cpu, spare))
-					pace = PV_PACE_DENSE;
-				else if (t->pcring.map)
-					hand_time_to_ring(s, t);
-				else if (pace == PV_PACE_DRAIN)
-					pace = PV_PACE_LOOKS;
+				pv_sampler_look(&s->account, t, thread_cpu_ns(t));
+				pace = PV_PACE_LOOKS;
 			}
 			if (s->hot)
 				pv_hotpcs_take(s->hot, &t->pcring);

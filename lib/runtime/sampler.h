@@ -42,43 +42,17 @@
  * (woken for it): it wakes ten times a second. */
 #define PV_SAMPLER_DRAIN_NS 100000000u
 
-/* A short run would get few samples at the rate asked (a 2 ms program, 2):
- * a thread's first PV_DENSE_CPU_NS of CPU are looked at every
- * PV_DENSE_LOOK_NS instead, from a CPU the process does not use
- * (pv_sampler_spare_cpu): the sampler spins rather than sleeps, and each
- * look charges the CPU used since the one before, so that a burst before
- * a wait misplaces at most a look's worth. Then the thread's ring takes
- * over. Without a spare CPU the ring takes over at once: the looks must
- * not take the program's CPU. */
-#define PV_DENSE_CPU_NS 50000000u
-#define PV_DENSE_LOOK_NS 20000u
-#define PV_DENSE_CHECK_NS 1000000u /* how often a spare CPU is looked for */
-
 /* How the sampler paces its rounds. */
 enum pv_sampler_pace {
-	PV_PACE_DENSE, /* a thread in its first milliseconds, and a spare CPU */
 	PV_PACE_LOOKS, /* a thread without a ring: looks at the rate asked */
 	PV_PACE_DRAIN, /* every thread has its ring: only PCs to drain */
 };
 
-/* The wait before the next round: PV_DENSE_LOOK_NS when dense (spun, on a
- * spare CPU); else the period asked (looks) or PV_SAMPLER_DRAIN_NS (drain,
- * at the least), stretched so that a round that cost round_ns of the
- * sampler's CPU stays within 1/PV_SAMPLER_BUDGET of the time it covers. */
+/* The wait before the next round: the period asked (looks) or
+ * PV_SAMPLER_DRAIN_NS (drain, at the least), stretched so that a round that
+ * cost round_ns of the sampler's CPU stays within 1/PV_SAMPLER_BUDGET of the
+ * time it covers. */
 uint64_t pv_sampler_period(enum pv_sampler_pace pace, uint64_t asked_ns, uint64_t round_ns);
-
-/* Has the process a CPU to spare, with running tasks runnable on the
- * machine now (the sampler among them) and cpus the process may use? One
- * CPU never: the looks would take it from the program. */
-int pv_sampler_spare_cpu(unsigned running, unsigned cpus);
-
-/* The running tasks in /proc/loadavg's text (its fourth field, "2/123");
- * 0, or -1 if it is not there. */
-int pv_loadavg_running(const char *text, size_t n, unsigned *running);
-
-/* Is t, whose CPU clock reads cpu_ns, in its first milliseconds, looked at
- * densely while spare? */
-int pv_sampler_dense(const struct pv_thread *t, uint64_t cpu_ns, int spare);
 
 /* The sampler keeps this many rings' descriptors in its own table, to
  * change their periods at random at each round: a loop in step with a
@@ -103,9 +77,6 @@ struct pv_sampler {
 	int newcomers; /* 1: a thread has started, whose ring to open now */
 	int running_tid; /* its thread's, 0 once it has gone (the kernel's CLONE_CHILD_CLEARTID) */
 	int stopping;    /* 1: its thread is to end (pv_sampler_stop) */
-	unsigned cpus;               /* the CPUs the process may use */
-	int loadavg_fd;              /* /proc/loadavg in its own table, or -1 */
-	int spare;                   /* a spare CPU at its last look for one */
 	unsigned fds_kept;           /* rings' descriptors in its table (under lock) */
 	int ending[PV_SAMPLER_FDS];  /* ... of rings whose thread has ended: to close */
 	unsigned n_ending;

@@ -114,7 +114,6 @@ struct pv_thread {
 	clockid_t cpu_clock;
 	uint64_t began_ns;
 	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
-	uint64_t dense_until_cpu_ns; /* looked at densely until its CPU clock reads this */
 	uint64_t owed_samples;   /* the samples owed_ns stands for */
 	uint64_t looks;          /* moved by the sampler's looks when it has no ring */
 	int collecting;          /* in pv_thread_collect: a handler's hooks leave the ring */

@@ -204,8 +204,7 @@ static void test_settled_by_the_thread(void)
 
 /* The pace of the sampler's rounds, with the costs injected: the rate
  * asked (PROFVIZ_RATE's period), stretched to stay within the budget when
- * a round is dear; ten a second when only rings are left to drain; and
- * dense looks on a spare CPU whatever a round costs. */
+ * a round is dear; ten a second when only rings are left to drain. */
 static void test_pace(void)
 {
 	tap_is(pv_sampler_period(PV_PACE_LOOKS, 1000000, 10000), 1000000,
@@ -218,27 +217,6 @@ static void test_pace(void)
 	       "only rings to drain: ten rounds a second");
 	tap_is(pv_sampler_period(PV_PACE_DRAIN, 1000000, 10000000), 10000000 * PV_SAMPLER_BUDGET,
 	       "... fewer when a round is dear");
-	tap_is(pv_sampler_period(PV_PACE_DENSE, 1000000, 10000000), PV_DENSE_LOOK_NS,
-	       "dense: every %u us, a spare CPU's time whatever a round costs",
-	       PV_DENSE_LOOK_NS / 1000);
-	tap_ok(pv_sampler_spare_cpu(2, 2), "2 CPUs, the sampler and one task running: one spare");
-	tap_ok(!pv_sampler_spare_cpu(3, 2), "2 CPUs, the sampler and two tasks: none");
-	tap_ok(!pv_sampler_spare_cpu(1, 1), "one CPU: never, though only the sampler runs");
-	tap_ok(pv_sampler_spare_cpu(5, 8), "8 CPUs, 5 running: spare");
-	unsigned running = 0;
-	const char *text = "0.35 0.11 0.04 2/123 4567\n";
-	tap_ok(pv_loadavg_running(text, strlen(text), &running) == 0 && running == 2,
-	       "/proc/loadavg: 2 running");
-	const char *cut = "0.35 0.11 0.04 12";
-	tap_ok(pv_loadavg_running(cut, strlen(cut), &running) == -1 &&
-		       pv_loadavg_running("", 0, &running) == -1,
-	       "... nothing where its fourth field is not there whole");
-	struct pv_thread t = { .has_cpu_clock = 1 };
-	t.dense_until_cpu_ns = 50 * 1000000ull;
-	tap_ok(pv_sampler_dense(&t, 10 * 1000000ull, 1), "a thread 10 ms in, a spare CPU: dense");
-	tap_ok(!pv_sampler_dense(&t, 10 * 1000000ull, 0), "... none spare: its ring at once");
-	tap_ok(!pv_sampler_dense(&t, 60 * 1000000ull, 1), "60 ms in: past its first 50");
-	tap_ok(!pv_sampler_dense(&t, 0, 1), "no clock: never");
 }
 
 int main(void)
