@@ -44,8 +44,8 @@ static void dropped(uint64_t n)
 	fake_publish(&ring);
 }
 
-/* A thread whose time comes from a ring written by hand. */
-static struct pv_thread *new_thread(void)
+/* A new thread, its time from the sampler's looks. */
+static struct pv_thread *looked_at_thread(void)
 {
 	static struct pv_thread t;
 	pv_thread_release(&t);
@@ -53,14 +53,27 @@ static struct pv_thread *new_thread(void)
 	depth = 0;
 	if (pv_thread_init(&t, 0, NULL) < 0)
 		abort();
+	return &t;
+}
+
+/* t's ring, written by hand, takes its time over. */
+static void give_ring(struct pv_thread *t)
+{
 	if (ring.page)
 		free(ring.page);
 	fake_open(&ring, 1, 0);
-	if (pv_pcring_attach(&t.pcring, ring.page, ring.bytes) < 0)
+	if (pv_pcring_attach(&t->pcring, ring.page, ring.bytes) < 0)
 		abort();
-	t.pcring.period_ns = PERIOD;
-	pv_cpusamples_attach(&t, OWN_LO, OWN_HI);
-	return &t;
+	t->pcring.period_ns = PERIOD;
+	pv_cpusamples_attach(t, OWN_LO, OWN_HI);
+}
+
+/* A thread whose time comes from a ring written by hand. */
+static struct pv_thread *new_thread(void)
+{
+	struct pv_thread *t = looked_at_thread();
+	give_ring(t);
+	return t;
 }
 
 #define MAIN ((const void *)0x1000)
@@ -276,33 +289,21 @@ static void handler_mid_count(void)
  * thread last saw of the looks were the same number once. */
 static void looks_owed_as_the_ring_comes(void)
 {
-	static struct pv_thread t;
-	pv_thread_release(&t);
-	memset(&t, 0, sizeof(t));
-	depth = 0;
-	if (pv_thread_init(&t, 0, NULL) < 0)
-		abort();
-	enter(&t, MAIN);
-	enter(&t, WORK); /* the thread sees the looks' word as it is */
+	struct pv_thread *t = looked_at_thread();
+	enter(t, MAIN);
+	enter(t, WORK); /* the thread sees the looks' word as it is */
 	struct pv_sampling account = { 0 };
-	t.sampled_cpu_ns = 100;
-	pv_sampler_look(&account, &t, 100 + 90 * PERIOD); /* found in work */
-	if (ring.page)
-		free(ring.page);
-	fake_open(&ring, 1, 0);
-	if (pv_pcring_attach(&t.pcring, ring.page, ring.bytes) < 0)
-		abort();
-	t.pcring.period_ns = PERIOD;
-	pv_cpusamples_attach(&t, OWN_LO, OWN_HI); /* no sample yet: head 0 */
-	tap_ok(pv_thread_owes(&t), "the ring's head differs from any look's word");
-	leave(&t, WORK);
-	enter(&t, OTHER);
-	leave(&t, OTHER);
-	leave(&t, MAIN);
-	merge(&t);
+	t->sampled_cpu_ns = 100;
+	pv_sampler_look(&account, t, 100 + 90 * PERIOD); /* found in work */
+	give_ring(t); /* no sample yet: its head 0 */
+	tap_ok(pv_thread_owes(t), "the ring's head differs from any look's word");
+	leave(t, WORK);
+	enter(t, OTHER);
+	leave(t, OTHER);
+	leave(t, MAIN);
+	merge(t);
 	tap_is(func(WORK)->self[0], 90 * PERIOD, "the looks' time charged where found");
 	tap_is(func(OTHER)->self[0], 0, "... not at a later hook");
-	pv_thread_release(&t);
 }
 
 /* Without its ring (closed at the thread's end, or not in a fork's child)
