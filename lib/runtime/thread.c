@@ -306,8 +306,10 @@ void pv_thread_longjmp(struct pv_thread *t, const void *env, uintptr_t sp)
 	t->busy_depth = 0;
 	t->signal_depth = depth;
 	if (entered) {
-		if (leaves_handler)
+		if (leaves_handler) {
 			repair_abandoned(t);
+			t->collecting = 0; /* the count, or the hook, it interrupted is gone */
+		}
 		struct pv_frame *f = r && r->top != SIZE_MAX ? jmp_frame(t, r) : NULL;
 		if (f) {
 			t->resyncs += f != t->top;

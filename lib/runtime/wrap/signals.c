@@ -80,12 +80,18 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	/* Inside a hook (the thread said NULL, yet is not in the runtime): what
 	 * it owes is for the hook to charge when it goes on, to the node it
 	 * leaves or enters with its total still open; charged here, it could
-	 * land in a node whose total the hook has closed. (A handler that leaves
-	 * by longjmp drops them: a look or two.) */
+	 * land in a node whose total the hook has closed. So is what its ring
+	 * holds: the handler's hooks leave the ring uncounted, as they do one
+	 * a count was interrupted in (cpusamples.c), and the handler's own
+	 * samples go with the rest. (A handler that leaves by longjmp drops
+	 * what was owed: a look or two.) */
 	struct pv_owed owed = { 0, 0 };
 	int in_hook = pv_mode_is_profiling(arrival) && !__atomic_load_n(&t->at, __ATOMIC_RELAXED);
-	if (in_hook)
+	int was_collecting = t->collecting;
+	if (in_hook) {
 		owed = pv_thread_take_owed(t);
+		t->collecting = 1;
+	}
 	int entered = pv_guard_enter_abandonable(&g, t);
 	if (entered && arrival != PV_MODE_JUMPED) {
 		restore = pv_thread_signal_enter(t, sig, pv_arch_stack_pointer(), saved_last);
@@ -120,6 +126,7 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	if (in_hook) { /* back as the signal found it: the hook publishes when it is done */
 		pv_thread_publish(t, NULL);
 		pv_thread_give_owed(t, owed);
+		t->collecting = was_collecting;
 	}
 	if (unrecorded) { /* it ran BUSY and marked: back to what the signal found */
 		pv_signal_fence();
