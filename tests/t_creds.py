@@ -26,10 +26,16 @@ def run(what, preload=True):
     return h.run([prog, what], preload=preload, workdir=d, outputs="prof.json")
 
 
+# ThreadSanitizer's runtime keeps a thread of its own, which no wrapper
+# of profviz's takes away: unshare fails and a signal-all waits for it.
+TSAN_THREAD = h.SANITIZER == "thread" and "TSan's own thread is in the process"
 if os.geteuid() != 0:
     t.skip("credentials", "needs root, to drop")
 else:
     for what in ("drop", "unshare"):
+        if what == "unshare" and TSAN_THREAD:
+            t.skip("unshare", TSAN_THREAD)
+            continue
         with t.case(what):
             plain = run(what, preload=False)
             r = run(what)
@@ -43,6 +49,9 @@ else:
          "without profviz, nothing privileged is left (the test's own check)")
 
 everyone = h.build("alltasks", flags=h.NO_INLINE, libs=["-lpthread"])
+if TSAN_THREAD:
+    t.skip("every task listed answers", TSAN_THREAD)
+    t.done()
 with t.case("every task listed answers"):
     plain = h.run([everyone], preload=False, outputs=None, timeout=60)
     r = h.run([everyone], outputs="prof.json", timeout=60)
