@@ -65,17 +65,11 @@ void pv_thread_collect(struct pv_thread *t)
 	t->news_seen = seen;
 }
 
-/* Is n one of libc's waits (waits.h)? */
-static int is_wait(const struct pv_node *n)
-{
-	return (uintptr_t)n->fn - (uintptr_t)pv_wait_markers < PV_WAIT_COUNT;
-}
-
 void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 {
 	pv_thread_collect(t);
 	struct pv_owed o = pv_thread_take_owed(t);
-	if (is_wait(n) && n->parent) {
+	if (pv_wait_name(n->fn) && n->parent) { /* one of libc's waits (waits.h) */
 		/* The CPU a wait used (its system call's, what came due while
 		 * it was being entered or left) is the waiting function's, and
 		 * not in the wait's total too: its box holds the time blocked. */

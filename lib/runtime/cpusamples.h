@@ -9,9 +9,10 @@
  * were all taken in the node that was on top since the previous hook: the
  * hook charges them there (pv_thread_settle), each for the CPU time since
  * the sample before (the event's count, read into each sample), and
- * samples whose PC is in the runtime's own code are its cost, dropped. The hooks learn that there is something to charge from one
- * word, the ring's head (pv_thread_owes); the counting is off their
- * straight line, and no system call is made.
+ * samples whose PC is in the runtime's own code are its cost, dropped.
+ * The hooks learn that there is something to charge from one word, the
+ * ring's head (pv_thread_owes); the counting is off their straight line,
+ * and no system call is made.
  *
  * A thread without a ring (perf_event_open refused, or not opened yet) is
  * looked at by the sampler's thread instead (sampler.h), which moves the

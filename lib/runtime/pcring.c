@@ -144,7 +144,6 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 	}
 	r->period_ns = period_ns;
 	r->user_only = user_only;
-	r->event_fd = -1;
 	if (keeping == KEEP_AS_IS) {
 		r->event_fd = kept;
 		r->has_event_fd = 1;
@@ -240,17 +239,20 @@ static void header_of(uint64_t word, uint32_t *type, uint16_t *size)
 	*size = h.size;
 }
 
-/* The records from `from` to head into n, each sample weighed from the
- * CPU clock of the one before (*last, moved on); where the count stopped.
- * No sample stands for more than three mean periods (the longest a drawn
- * period and one cut short by the next draw make), but for one after
- * samples the kernel dropped: the first one counted would otherwise
- * carry all the CPU since the event opened, profviz's start-up too. */
-static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t head,
-			   struct pv_pcring_news *n, uint64_t *last)
+/* What a walk over a ring's records does with each: a sample's PC and the
+ * thread's CPU clock, a lost record's count. */
+struct walk {
+	void (*sample)(struct walk *w, uintptr_t pc, uint64_t cpu_ns);
+	void (*lost)(struct walk *w, uint64_t lost);
+};
+
+/* Hand the records from `from` to head to w; where the walk stopped: head,
+ * when a record cannot be one (a size below its header's, not whole words,
+ * past the data written), so that the reader starts again from what comes
+ * next. Others (throttling) say nothing, and are passed over. */
+static uint64_t walk_records(const struct pv_pcring *r, uint64_t from, uint64_t head,
+			     struct walk *w)
 {
-	uint64_t longest = 3 * r->period_ns;
-	int after_loss = 0;
 	if (head - from > r->data_size || (from & 7))
 		return head; /* cannot be: start again from what comes next */
 	while (head - from >= sizeof(struct perf_event_header)) {
@@ -259,28 +261,61 @@ static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t he
 		header_of(word_at(r, from), &type, &size);
 		if (size < sizeof(struct perf_event_header) || size > head - from || (size & 7))
 			return head;
-		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record)) {
-			uintptr_t pc = (uintptr_t)word_at(r, from + offsetof(struct sample_record, ip));
-			uint64_t cpu = word_at(r, from + offsetof(struct sample_record, cpu_ns));
-			uint64_t ns = cpu > *last ? cpu - *last : 0;
-			*last = cpu > *last ? cpu : *last;
-			if (ns > longest && longest && !after_loss)
-				ns = longest;
-			after_loss = 0;
-			if (pc >= r->own_lo && pc < r->own_hi) {
-				n->own++;
-				n->own_ns += ns;
-			} else {
-				n->samples++;
-				n->ns += ns;
-			}
-		} else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record)) {
-			n->lost += word_at(r, from + offsetof(struct lost_record, lost));
-			after_loss = 1;
-		}
+		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record))
+			w->sample(w, (uintptr_t)word_at(r, from + offsetof(struct sample_record, ip)),
+				  word_at(r, from + offsetof(struct sample_record, cpu_ns)));
+		else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record))
+			w->lost(w, word_at(r, from + offsetof(struct lost_record, lost)));
 		from += size;
 	}
 	return from;
+}
+
+/* A count's walk: each sample weighed from the CPU clock of the one before
+ * (*last, moved on). No sample stands for more than three mean periods
+ * (the longest a drawn period and one cut short by the next draw make),
+ * but for one after samples the kernel dropped: the first one counted
+ * would otherwise carry all the CPU since the event opened, profviz's
+ * start-up too. */
+struct counting {
+	struct walk walk;
+	const struct pv_pcring *r;
+	struct pv_pcring_news *n;
+	uint64_t *last;
+	int after_loss;
+};
+
+static void count_sample(struct walk *w, uintptr_t pc, uint64_t cpu)
+{
+	struct counting *c = (struct counting *)w;
+	uint64_t longest = 3 * c->r->period_ns;
+	uint64_t ns = cpu > *c->last ? cpu - *c->last : 0;
+	*c->last = cpu > *c->last ? cpu : *c->last;
+	if (ns > longest && longest && !c->after_loss)
+		ns = longest;
+	c->after_loss = 0;
+	if (pc >= c->r->own_lo && pc < c->r->own_hi) {
+		c->n->own++;
+		c->n->own_ns += ns;
+	} else {
+		c->n->samples++;
+		c->n->ns += ns;
+	}
+}
+
+static void count_lost(struct walk *w, uint64_t lost)
+{
+	struct counting *c = (struct counting *)w;
+	c->n->lost += lost;
+	c->after_loss = 1;
+}
+
+/* The records from `from` to head into n; where the count stopped. */
+static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t head,
+			   struct pv_pcring_news *n, uint64_t *last)
+{
+	struct counting c = { { count_sample, count_lost }, r, n, last, 0 };
+	return walk_records(r, from, head, &c.walk);
 }
 
 void pv_pcring_start_count(struct pv_pcring *r)
@@ -319,6 +354,27 @@ void pv_pcring_peek(const struct pv_pcring *r, struct pv_pcring_news *n)
 	count_from(r, __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE), head, n, &last);
 }
 
+/* A drain's walk: each PC to its reader, the lost counted in the ring. */
+struct draining {
+	struct walk walk;
+	struct pv_pcring *r;
+	pv_pc_fn *add;
+	void *arg;
+};
+
+static void drain_sample(struct walk *w, uintptr_t pc, uint64_t cpu)
+{
+	struct draining *d = (struct draining *)w;
+	d->r->samples++;
+	d->r->drained_cpu_ns = cpu;
+	d->add(pc, d->arg);
+}
+
+static void drain_lost(struct walk *w, uint64_t lost)
+{
+	((struct draining *)w)->r->lost += lost;
+}
+
 void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
 {
 	if (!r->map)
@@ -329,26 +385,8 @@ void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
 	if (__atomic_load_n(&r->counted_by_owner, __ATOMIC_ACQUIRE))
 		head = __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE); /* the rest is its thread's */
 	uint64_t tail = __atomic_load_n(&p->data_tail, __ATOMIC_RELAXED); /* ours alone */
-	if (head - tail > r->data_size || (tail & 7))
-		tail = head; /* cannot be: start again from what comes next */
-	while (head - tail >= sizeof(struct perf_event_header)) {
-		uint32_t type;
-		uint16_t size;
-		header_of(word_at(r, tail), &type, &size);
-		if (size < sizeof(struct perf_event_header) || size > head - tail || (size & 7)) {
-			tail = head;
-			break;
-		}
-		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record)) {
-			r->samples++;
-			r->drained_cpu_ns = word_at(r, tail + offsetof(struct sample_record, cpu_ns));
-			add((uintptr_t)word_at(r, tail + offsetof(struct sample_record, ip)), arg);
-		} else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record)) {
-			r->lost += word_at(r, tail + offsetof(struct lost_record, lost));
-		}
-		/* Others (throttling) say nothing about PCs. */
-		tail += size;
-	}
+	struct draining d = { { drain_sample, drain_lost }, r, add, arg };
+	tail = walk_records(r, tail, head, &d.walk);
 	/* Release: every read of those records is done before the kernel may
 	 * write over them. */
 	__atomic_store_n(&p->data_tail, tail, __ATOMIC_RELEASE);
