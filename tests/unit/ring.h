@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../progs/own_clocks.h"
 #include "runtime/pcring.h"
 #include "tap.h"
 
@@ -24,27 +25,11 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* A task-clock event counting this thread, without samples: a ring takes
- * one sample each period of this clock, which counts what the thread's CPU
- * clock leaves out (time the hypervisor stole while it ran), so a ring's
- * samples are held to it. -1 where it cannot be opened. */
-__attribute__((unused)) static int task_clock_open(void)
-{
-	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	attr.exclude_hv = 1;
-	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-/* Its count, ns; 0 if fd is not open. */
-__attribute__((unused)) static uint64_t task_clock_ns(int fd)
-{
-	uint64_t v;
-	return fd >= 0 && read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v) ? v : 0;
-}
+/* A task-clock event counting this thread, without samples, and its count
+ * (own_task_clock_open and own_task_clock_ns, as the test programs read
+ * theirs): a ring takes one sample each period of this clock, which counts
+ * what the thread's CPU clock leaves out (time the hypervisor stole while
+ * it ran), so a ring's samples are held to it. */
 
 /* 1 with r open on this thread; 0 after a TAP skip line. */
 static int ring_or_skip(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)

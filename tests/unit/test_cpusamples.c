@@ -219,10 +219,7 @@ static void pending_at_a_dump(void)
 	enter(t, MAIN);
 	enter(t, WORK);
 	sampled(4, IN_PROGRAM);
-	struct pv_thread_now now = { { 0 }, 0 };
-	pv_profile_clear(&prof);
-	pv_profile_init(&prof, 1);
-	pv_thread_hand_over_live(&prof, t, &now);
+	merge_live(t);
 	tap_is(func(WORK)->self[0], 4 * PERIOD, "not yet collected: the top's at a dump");
 	tap_is(func(MAIN)->total[0], 4 * PERIOD, "... and in the open totals");
 	tap_ok(ring.page->data_tail == 0 && t->pcring.counted == 0, "the dump moved nothing in the ring");
@@ -245,10 +242,7 @@ static void wait_open_at_a_dump(void)
 	pv_sampler_waiting(t, wait);
 	t->waiting_since_ns -= 2000 * PERIOD; /* as if it began 2 s ago */
 	sampled(1, IN_PROGRAM);
-	struct pv_thread_now now = { { 0 }, 0 };
-	pv_profile_clear(&prof);
-	pv_profile_init(&prof, 1);
-	pv_thread_hand_over_live(&prof, t, &now);
+	merge_live(t);
 	uint64_t blocked = func(wait)->self[0];
 	tap_ok(blocked >= 2000 * PERIOD && blocked < 2100 * PERIOD,
 	       "the open wait: its 2 s so far (%.3f s)", (double)blocked * 1e-9);

@@ -258,20 +258,20 @@ static volatile uint64_t sink;
  * one more for the part of a period run before since was read. */
 static uint64_t periods_since(int clock, uint64_t since, uint64_t period_ns)
 {
-	return (task_clock_ns(clock) - since) / period_ns + 1;
+	return (own_task_clock_ns(clock) - since) / period_ns + 1;
 }
 
 static void real_event(void)
 {
 	/* The ring's clock, before the descriptors are counted: it stays open. */
-	int clock = task_clock_open();
+	int clock = own_task_clock_open();
 	unsigned fds = open_descriptors();
 	struct pv_pcring r;
 	if (!ring_or_skip(&r, 100000, 2)) {
 		close(clock);
 		return;
 	}
-	uint64_t opened = task_clock_ns(clock);
+	uint64_t opened = own_task_clock_ns(clock);
 	tap_is(open_descriptors(), fds, "the ring is open and the thread has no more descriptors");
 	uint64_t got = 0, began = thread_cpu_ns();
 	while (thread_cpu_ns() - began < 200000000u) {
@@ -295,7 +295,7 @@ static void real_event(void)
 	tap_ok(!r.map, "closed");
 	/* Not drained: the ring fills, and the kernel says what it dropped. */
 	pv_pcring_open(&r, 100000, 1);
-	opened = task_clock_ns(clock);
+	opened = own_task_clock_ns(clock);
 	got = 0;
 	began = thread_cpu_ns();
 	while (thread_cpu_ns() - began < 200000000u)
@@ -322,7 +322,7 @@ static void real_event(void)
 	       "claimed as the runtime's (%d)", fd);
 	tap_ok(pv_pcring_period(fd, 50000) == 0, "its period changed to 50 us");
 	got = 0;
-	opened = task_clock_ns(clock);
+	opened = own_task_clock_ns(clock);
 	began = thread_cpu_ns();
 	while (thread_cpu_ns() - began < 20000000u) {
 		for (unsigned i = 0; i < 10000; i++)
