@@ -13,6 +13,7 @@ tasks, signals each and waits for each to answer (a "dump every stack"
 command) is answered by every task it listed: the sampler's thread is not
 among them."""
 import os
+import shutil
 import tempfile
 import harness as h
 
@@ -22,8 +23,12 @@ prog = h.build("creds", flags=h.NO_INLINE)
 
 def run(what, preload=True):
     d = tempfile.mkdtemp(prefix="profviz-creds-")
-    os.chmod(d, 0o777)  # the profile is written once the ids are dropped
-    return h.run([prog, what], preload=preload, workdir=d, outputs="prof.json")
+    # The profile is written, and the program's functions named from its
+    # binary, once the ids are dropped: both where the new user may (a
+    # clone in a directory only root enters would leave them unnamed).
+    os.chmod(d, 0o777)
+    copy = shutil.copy(prog, os.path.join(d, "creds"))
+    return h.run([copy, what], preload=preload, workdir=d, outputs="prof.json")
 
 
 # ThreadSanitizer's runtime keeps a thread of its own, which no wrapper
