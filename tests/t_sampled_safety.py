@@ -329,10 +329,10 @@ with t.case("the sampler holds none of the program's descriptors"):
     same_as_without(r, plain, "pipe")
 
 # 9. PROFVIZ_RATE: taken, or the default with one message, and recorded
-# in the profile as the rate its samples were asked at. How many samples
-# the kernel takes at it (on a thread's CPU time), and the looks of a
-# thread's first milliseconds on a spare CPU, are the host's to decide:
-# make bench-cpu reports them.
+# in the profile as the rate its samples were asked at (past each thread's
+# first CPU time, which is timed). How many samples the kernel takes at it
+# (on a thread's CPU time) is the host's to decide: make bench-cpu reports
+# them.
 def rate_run(value, cpu_ms):
     """(the profile's sampling account, profviz's lines)."""
     env = {} if value is None else {"PROFVIZ_RATE": value}

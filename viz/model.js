@@ -205,15 +205,24 @@ PV.hotArcs = function (m) {
   return path;
 };
 
-/* The samples behind the self of a function (or of a box of copies), and
- * whether they are few: a sampled self under m.few samples, not a wait's
- * (its self is blocked time, measured). Null when the time is not sampled. */
+/* The samples behind the self of a function (or of a box of copies), what
+ * of it was timed at the hooks instead (timed_ns), and whether they are
+ * few: a self no better than m.few samples make it, not a wait's (its self
+ * is blocked time, measured). error: of the self, its sampled part's
+ * 1/sqrt(n). Null when the time is not sampled. As lib/model/trust.c. */
 PV.samplesOf = function (m, ids) {
   if (!m.sampled) return null;
   const n = ids.reduce((s, i) => s + (m.funcs[i].samples || 0), 0);
   const self = ids.reduce((s, i) => s + m.funcs[i].self[0], 0);
+  const timed = ids.reduce((s, i) => s + (m.funcs[i].timed_ns || 0), 0);
   const wait = ids.every((i) => m.funcs[i].kind === "wait");
-  return { n, wait, few: self > 0 && !wait && n < m.few, error: n ? 1 / Math.sqrt(n) : 1 };
+  const sampled = timed < self ? self - timed : 0;
+  const part = self > 0 ? sampled / self : 0;
+  return {
+    n, wait, timed,
+    few: self > 0 && !wait && n * self * self < m.few * sampled * sampled,
+    error: n ? part / Math.sqrt(n) : part,
+  };
 };
 
 /* What hovering a function (or a box of several copies) says. */
@@ -250,10 +259,14 @@ PV.describe = function (m, ids) {
     const s = e === 0 ? PV.samplesOf(m, ids) : null;
     if (s && s.wait)
       h += "<tr><td>samples</td><td>none: its self is blocked time, measured</td></tr>";
-    else if (s && self)
+    else if (s && self) {
+      if (s.timed)
+        h += "<tr><td>timed</td><td>" + F.human(s.timed, unit) + " of its self, at its hooks, " +
+          "not sampled</td></tr>";
       h += "<tr><td>samples</td><td" + (s.few ? " class=few title='fewer than " + m.few +
         " samples: its self is uncertain'" : "") + ">" + F.count(s.n) + (s.few ? " ?" : "") +
         " (self \u00b1" + (100 * s.error).toFixed(0) + "%)</td></tr>";
+    }
     h += "<tr><td>per call</td><td>" + (calls ? F.human(total / calls, unit) : "-") + "</td></tr>";
   });
   const cyc = m.events.indexOf("cycles"), ins = m.events.indexOf("instructions");

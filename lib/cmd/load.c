@@ -246,6 +246,7 @@ static void read_function(struct reader *rd, json_t *f, unsigned nev, struct pv_
 	out->calls = count_of(rd, f, "calls", where);
 	out->inlined_calls = count_or(rd, f, "inlined_calls", where);
 	out->samples = count_or(rd, f, "samples", where);
+	out->timed_ns = count_or(rd, f, "timed_ns", where);
 	values_of(rd, f, "self", nev, out->self, where);
 	values_of(rd, f, "total", nev, out->total, where);
 	values_or(rd, f, "raw_self", nev, out->raw_self, out->self, where);
@@ -299,6 +300,7 @@ static void read_path(struct reader *rd, json_t *p, struct pv_report *r, unsigne
 	out->calls = count_of(rd, p, "calls", where);
 	out->inlined_calls = count_or(rd, p, "inlined_calls", where);
 	out->samples = count_or(rd, p, "samples", where);
+	out->timed_ns = count_or(rd, p, "timed_ns", where);
 	values_of(rd, p, "self", r->nev, out->self, where);
 	values_of(rd, p, "total", r->nev, out->total, where);
 	values_or(rd, p, "raw_self", r->nev, out->raw_self, out->self, where);
@@ -372,6 +374,8 @@ static void read_sampling(struct reader *rd, json_t *root, struct pv_report *r)
 	out->unsampled_ns = count_or(rd, s, "unsampled_ns", "sampling");
 	out->blocked_ns = count_or(rd, s, "blocked_ns", "sampling");
 	out->sampler_ns = count_or(rd, s, "sampler_ns", "sampling");
+	out->timed_ns = count_or(rd, s, "timed_ns", "sampling");
+	out->timed_start_ns = count_or(rd, s, "timed_start_ns", "sampling");
 }
 
 static void read_processes(struct reader *rd, json_t *root, struct pv_loaded *l)

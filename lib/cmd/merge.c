@@ -174,6 +174,7 @@ static int merge_functions(struct merged *m, const struct pv_report *in, int *fu
 		out->calls += f->calls;
 		out->inlined_calls += f->inlined_calls;
 		out->samples += f->samples;
+		out->timed_ns += f->timed_ns;
 		add_costs(out->self, f->self, in->nev);
 		add_costs(out->total, f->total, in->nev);
 		add_costs(out->raw_self, f->raw_self, in->nev);
@@ -240,6 +241,7 @@ static int merge_paths(struct merged *m, const struct pv_report *in, const int *
 		out->calls += p->calls;
 		out->inlined_calls += p->inlined_calls;
 		out->samples += p->samples;
+		out->timed_ns += p->timed_ns;
 		add_costs(out->self, p->self, in->nev);
 		add_costs(out->total, p->total, in->nev);
 		add_costs(out->raw_self, p->raw_self, in->nev);

@@ -93,6 +93,7 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 			b->calls += f->calls;
 			b->inlined_calls += f->inlined_calls;
 			b->samples += f->samples;
+			b->timed_ns += f->timed_ns;
 			add_costs(b->self, f->self, r->nev);
 			add_costs(b->total, f->total, r->nev);
 			add_costs(b->raw_self, f->raw_self, r->nev);

@@ -47,6 +47,9 @@ void pv_sampling_add(struct pv_sampling *dst, const struct pv_sampling *src)
 	dst->own_ns += src->own_ns;
 	dst->unsampled_ns += src->unsampled_ns;
 	dst->blocked_ns += src->blocked_ns;
+	dst->timed_ns += src->timed_ns;
+	if (!dst->timed_start_ns)
+		dst->timed_start_ns = src->timed_start_ns;
 	dst->sampler_ns += src->sampler_ns;
 }
 
@@ -183,6 +186,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 		d->calls += f->calls;
 		d->inlined_calls += f->inlined_calls;
 		d->samples += f->samples;
+		d->timed_ns += f->timed_ns;
 		for (unsigned i = 0; i < dst->nev; i++) {
 			d->self[i] += f->self[i];
 			d->total[i] += f->total[i];
@@ -224,6 +228,7 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 		d->callees += x->callees;
 		d->callee_misses += x->callee_misses;
 		d->samples += x->samples;
+		d->timed_ns += x->timed_ns;
 		for (unsigned i = 0; i < dst->nev; i++) {
 			d->self[i] += x->self[i];
 			d->total[i] += x->total[i];

@@ -35,6 +35,7 @@ struct pv_fstat {
 	uint64_t calls;
 	uint64_t inlined_calls; /* ... of which ran as bodies inlined into their callers */
 	uint64_t samples; /* the sampler's looks charged to its self (0 unless sampled) */
+	uint64_t timed_ns; /* ... and what of its sampled self was timed instead */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
 	UT_hash_handle hh;
@@ -71,6 +72,7 @@ struct pv_path {
 	uint64_t callees; /* calls made from it through the hooks (not signal deliveries) */
 	uint64_t callee_misses; /* ... of which missed the cache (a costlier hook) */
 	uint64_t samples; /* the sampler's looks charged to its self */
+	uint64_t timed_ns; /* ... and what of its sampled self was timed instead */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS]; /* of its outermost activations */
 	UT_hash_handle hh; /* table order: every path after its parent */
@@ -100,6 +102,8 @@ struct pv_sampling {
 	uint64_t own_ns;       /* ... and the CPU time those stood for */
 	uint64_t unsampled_ns; /* CPU time after a thread's last look, to its end */
 	uint64_t blocked_ns;   /* time blocked in libc's waits, measured around them */
+	uint64_t timed_ns;     /* CPU time timed at the hooks instead (timedstart.h) */
+	uint64_t timed_start_ns; /* ... at most this much of each thread's first CPU */
 	uint64_t sampler_ns;   /* the sampler thread's own CPU time */
 };
 

@@ -114,6 +114,7 @@ static int build_paths(struct pv_report *r, const struct pv_profile *p, struct f
 		rp->calls = x->calls;
 		rp->inlined_calls = x->inlined_calls;
 		rp->samples = x->samples;
+		rp->timed_ns = x->timed_ns;
 		path_of[i] = x;
 		slots[i].path = x;
 		slots[i].slot = i;
@@ -435,6 +436,7 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *given,
 		rf->calls = f->calls;
 		rf->inlined_calls = f->inlined_calls;
 		rf->samples = f->samples;
+		rf->timed_ns = f->timed_ns;
 		fn_slots[i].fn = f->fn;
 		fn_slots[i].slot = (int)i;
 		HASH_ADD_PTR(fns, fn, &fn_slots[i]);

@@ -26,6 +26,7 @@ struct pv_rfunc {
 	uint64_t calls;
 	uint64_t inlined_calls; /* ... of which ran inlined into a caller (no frame) */
 	uint64_t samples; /* the sampler's looks charged to its self (sampled runs) */
+	uint64_t timed_ns; /* ... and what of its self was timed instead */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
 	uint64_t raw_self[PV_MAX_EVENTS];
@@ -54,6 +55,7 @@ struct pv_rpath {
 	uint64_t calls;
 	uint64_t inlined_calls; /* ... of which its body inlined into the parent's */
 	uint64_t samples; /* the sampler's looks charged to its self */
+	uint64_t timed_ns; /* ... and what of its self was timed instead */
 	uint64_t self[PV_MAX_EVENTS];
 	uint64_t total[PV_MAX_EVENTS];
 	uint64_t raw_self[PV_MAX_EVENTS];

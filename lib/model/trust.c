@@ -72,29 +72,66 @@ uint64_t pv_samples_in(const struct pv_report *r)
 	return n;
 }
 
+uint64_t pv_timed_in(const struct pv_report *r)
+{
+	uint64_t ns = 0;
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		ns += r->funcs[i].timed_ns;
+	return ns;
+}
+
+/* Of r's work in sampled event e (its waits aside, which were measured),
+ * the part that was sampled, not timed (timedstart.h): 0 to 1. */
+static double sampled_part(const struct pv_report *r, unsigned e)
+{
+	double work = (double)r->run_total[e] - (double)waits_in_run(r, e, 0);
+	double timed = (double)pv_timed_in(r);
+	if (work <= 0)
+		return 1;
+	return timed >= work ? 0 : (work - timed) / work;
+}
+
 double pv_share_error(const struct pv_report *r, unsigned e, double share)
 {
 	uint64_t n = pv_samples_in(r);
 	/* Time blocked in libc's waits was measured, not sampled. */
-	double run = (double)r->run_total[e], sampled = run - (double)waits_in_run(r, e, 0);
-	if (share <= 0)
+	double run = (double)r->run_total[e], work = run - (double)waits_in_run(r, e, 0);
+	double part = sampled_part(r, e);
+	if (share <= 0 || part <= 0)
+		return 0; /* none of it sampled: all of it timed */
+	if (!n || work <= 0)
+		return share * part; /* nothing to estimate it from: its sampled part in doubt */
+	/* pv_sampling_error of the samples expected behind the share, over the
+	 * part of it that was sampled. */
+	double behind = share * run / work * (double)n;
+	return share * part / sqrt(behind);
+}
+
+double pv_self_error(const struct pv_rfunc *f, unsigned e)
+{
+	if (!f->self[e])
 		return 0;
-	if (!n || sampled <= 0)
-		return share; /* nothing to estimate it from: all of it in doubt */
-	/* pv_sampling_error of the samples expected behind the share. */
-	double behind = share * run / sampled * (double)n;
-	return share / sqrt(behind);
+	double self = (double)f->self[e];
+	double part = f->timed_ns < f->self[e] ? (self - (double)f->timed_ns) / self : 0;
+	return f->samples ? part / sqrt((double)f->samples) : part;
 }
 
 int pv_few_samples(const struct pv_report *r, const struct pv_rfunc *f, unsigned e)
 {
-	return pv_sampled(r, e) && f->self[e] && f->kind != PV_FUNC_WAIT &&
-	       f->samples < PV_FEW_SAMPLES;
+	if (!pv_sampled(r, e) || !f->self[e] || f->kind == PV_FUNC_WAIT)
+		return 0;
+	/* Its sampled part is good to 1/sqrt(samples) of itself: what that is
+	 * of the whole self, against what PV_FEW_SAMPLES samples give. */
+	double self = (double)f->self[e];
+	double sampled = f->timed_ns < f->self[e] ? self - (double)f->timed_ns : 0;
+	return (double)f->samples * self * self < PV_FEW_SAMPLES * sampled * sampled;
 }
 
 int pv_short_run(const struct pv_report *r, unsigned e)
 {
-	return pv_sampled(r, e) && pv_samples_in(r) < PV_SHORT_RUN_SAMPLES;
+	/* As good as PV_SHORT_RUN_SAMPLES samples over all the work would be. */
+	double part = pv_sampled(r, e) ? sampled_part(r, e) : 0;
+	return part > 0 && (double)pv_samples_in(r) < PV_SHORT_RUN_SAMPLES * part * part;
 }
 
 /* n with a comma every three digits: 12,345. */
@@ -113,13 +150,16 @@ static void thousands(uint64_t n, char *out, size_t size)
 /* A short run: how little a function at 1 % of it is good to. */
 static int short_run_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
 {
-	char n[32];
+	char n[32], under[64];
 	thousands(pv_samples_in(r), n, sizeof(n));
+	if (pv_timed_in(r))
+		snprintf(under, sizeof(under), " for the time not timed");
+	else
+		snprintf(under, sizeof(under), " (under %d)", PV_SHORT_RUN_SAMPLES);
 	snprintf(buf, size,
-		 "%sa short run: %s samples (under %d): a function at 1%% of it is good only "
+		 "%sa short run: %s samples%s: a function at 1%% of it is good only "
 		 "to \xc2\xb1%.0f%% of itself; profile a longer run",
-		 r->view ? "in this view, " : "", n, PV_SHORT_RUN_SAMPLES,
-		 100 * pv_share_error(r, e, 0.01) / 0.01);
+		 r->view ? "in this view, " : "", n, under, 100 * pv_share_error(r, e, 0.01) / 0.01);
 	return 1;
 }
 
@@ -130,15 +170,16 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 	if (!pv_sampled(r, e))
 		return 0;
 	const struct pv_sampling *s = &r->sampling;
-	char n[32], rate[96] = "", dropped[64] = "", blocked[96] = "";
+	char n[32], rate[96] = "", dropped[64] = "", blocked[96] = "", timed[160] = "";
 	thousands(pv_samples_in(r), n, sizeof(n));
 	/* The rate asked, and the rate the run got: samples over the threads'
-	 * CPU time (fewer where rings came late or the kernel dropped some). */
-	double cpu = 0;
+	 * CPU time that was not timed (fewer where rings came late or the
+	 * kernel dropped some). */
+	double cpu = -(double)s->timed_ns * 1e-9;
 	for (unsigned i = 0; i < r->n_thread_list; i++)
 		cpu += r->thread_list[i].cpu_seconds > 0 ? r->thread_list[i].cpu_seconds : 0;
 	char got[32] = "";
-	if (cpu > 0 && !r->view)
+	if (cpu >= 0.01 && !r->view) /* over less, the rate got says little */
 		thousands((uint64_t)((double)(s->samples + s->own_samples) / cpu + 0.5), got,
 			  sizeof(got));
 	if (s->rate_hz > 0)
@@ -152,10 +193,19 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 		snprintf(blocked, sizeof(blocked),
 			 "; %.1f%% of it blocked in libc's waits (measured, not sampled)",
 			 100.0 * (double)waits / (double)r->run_total[e]);
-	snprintf(buf, size, "%s sampled%s: %s samples%s%s%s\na share of %.0f%% is good to "
-		 "\xc2\xb1%.2g points",
-		 r->events[e].name, rate, n, r->view ? " in this view" : "", dropped, blocked,
-		 100 * PV_QUOTED_SHARE, 100 * pv_share_error(r, e, PV_QUOTED_SHARE));
+	double part = sampled_part(r, e);
+	if (part < 1)
+		snprintf(timed, sizeof(timed),
+			 " timed at its hooks for each thread's first %.3g ms of CPU (%.0f%% of it), then",
+			 (double)s->timed_start_ns * 1e-6, 100 * (1 - part));
+	char good[96];
+	if (part > 0)
+		snprintf(good, sizeof(good), "a share of %.0f%% is good to \xc2\xb1%.2g points",
+			 100 * PV_QUOTED_SHARE, 100 * pv_share_error(r, e, PV_QUOTED_SHARE));
+	else
+		snprintf(good, sizeof(good), "all of it timed, none sampled: no sampling error");
+	snprintf(buf, size, "%s%s sampled%s: %s samples%s%s%s\n%s", r->events[e].name, timed, rate,
+		 n, r->view ? " in this view" : "", dropped, blocked, good);
 	return 1;
 }
 

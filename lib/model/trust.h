@@ -65,17 +65,29 @@ int pv_sampled(const struct pv_report *r, unsigned e);
 /* The samples behind r's sampled amounts: its functions' (a part's own). */
 uint64_t pv_samples_in(const struct pv_report *r);
 
+/* The CPU time in r's sampled amounts that was timed at the hooks instead
+ * (timedstart.h): its functions' (a part's own). */
+uint64_t pv_timed_in(const struct pv_report *r);
+
 /* The standard error of a share (0-1) of r's total in sampled event e, in
- * the same terms: share / sqrt(the samples expected behind it). Time blocked
- * in libc's waits is measured, not sampled: a share stands on the samples of
- * the sampled rest. */
+ * the same terms: share / sqrt(the samples expected behind it), over the
+ * share's part that was sampled. Time blocked in libc's waits is measured,
+ * and a thread's first CPU time timed, not sampled: a share stands on the
+ * samples of the sampled rest, as if its mix were the run's. */
 double pv_share_error(const struct pv_report *r, unsigned e, double share);
 
-/* Whether f's self in sampled event e rests on fewer than PV_FEW_SAMPLES
- * samples: it has a self, and it is not a wait (whose self is measured). */
+/* The relative standard error of f's self in sampled event e: its sampled
+ * part's 1/sqrt(samples), of the whole self (its timed part has none). */
+double pv_self_error(const struct pv_rfunc *f, unsigned e);
+
+/* Whether f's self in sampled event e is no better than PV_FEW_SAMPLES
+ * samples make it: it has a self, it is not a wait (whose self is
+ * measured), and too few samples stand for its part that was not timed. */
 int pv_few_samples(const struct pv_report *r, const struct pv_rfunc *f, unsigned e);
 
-/* Whether sampled event e of r has fewer than PV_SHORT_RUN_SAMPLES samples. */
+/* Whether sampled event e of r is no better than PV_SHORT_RUN_SAMPLES
+ * samples over all of it make it: fewer than those, or as many for its
+ * part that was not timed. */
 int pv_short_run(const struct pv_report *r, unsigned e);
 
 /* How e was sampled, for the graph's caption and profviz report, into buf:

@@ -93,6 +93,7 @@ static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVEN
 		f->calls += p->calls;
 		f->inlined_calls += p->inlined_calls;
 		f->samples += p->samples;
+		f->timed_ns += p->timed_ns;
 		for (unsigned ev = 0; ev < nev; ev++) {
 			f->self[ev] += p->self[ev];
 			f->raw_self[ev] += p->raw_self[ev];
@@ -284,6 +285,7 @@ static void keep_paths(const struct pv_report *in, const struct pv_view *v, stru
 			memset(q->self, 0, sizeof(q->self));
 			memset(q->raw_self, 0, sizeof(q->raw_self));
 			q->samples = 0;
+			q->timed_ns = 0;
 			memcpy(q->total, m->flow[i], sizeof(q->total));
 		}
 		m->index_of[i] = (int)out->n_paths++;

@@ -394,10 +394,13 @@ static void write_function_tooltip(FILE *out, const struct pv_report *r,
 	}
 	if (pv_sampled(r, 0) && f->kind == PV_FUNC_WAIT)
 		fputs("\\nits self is time blocked, measured, not sampled", out);
+	else if (pv_sampled(r, 0) && f->self[0] && f->timed_ns >= f->self[0])
+		fputs("\\nself timed at its hooks, not sampled", out);
 	else if (pv_sampled(r, 0) && f->self[0])
-		fprintf(out, "\\nself from %" PRIu64 " sample%s: good to \xc2\xb1%.0f%% of itself",
+		fprintf(out, "\\nself from %" PRIu64 " sample%s%s: good to \xc2\xb1%.0f%% of itself",
 			f->samples, f->samples == 1 ? "" : "s",
-			100 * pv_sampling_error(f->samples));
+			f->timed_ns ? " and the time timed at its hooks" : "",
+			100 * pv_self_error(f, 0));
 	if (r->compensated && !pv_sampled(r, 0)) {
 		fputs("\\nwith the hooks' own cost: total ", out);
 		pv_dot_amount(out, f->raw_total[0], &r->events[0]);

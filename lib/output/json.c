@@ -65,6 +65,13 @@ static void write_inlined(FILE *out, uint64_t calls)
 		fprintf(out, ",\"inlined_calls\":%" PRIu64, calls);
 }
 
+/* Of a sampled self, what was timed instead (timedstart.h): only if any. */
+static void write_timed(FILE *out, uint64_t ns)
+{
+	if (ns)
+		fprintf(out, ",\"timed_ns\":%" PRIu64, ns);
+}
+
 /* What a view with the waits apart took from a total (view.h): written by
  * such a view alone (profviz html's page), and only where it took some. */
 static void write_waited(FILE *out, const struct pv_report *r, const uint64_t *waited)
@@ -89,6 +96,7 @@ static void write_paths(FILE *out, const struct pv_report *r)
 		fprintf(out, ",\"function\":%d,\"calls\":%" PRIu64 ",\"samples\":%" PRIu64, p->func,
 			p->calls, p->samples);
 		write_inlined(out, p->inlined_calls);
+		write_timed(out, p->timed_ns);
 		json_values(out, ",\"self\":", p->self, r->nev);
 		json_values(out, ",\"total\":", p->total, r->nev);
 		json_values(out, ",\"raw_self\":", p->raw_self, r->nev);
@@ -103,10 +111,14 @@ static void write_sampling(FILE *out, const struct pv_sampling *s)
 	fprintf(out,
 		",\n\"sampling\":{\"rate_hz\":%.6g,\"wall_seconds\":%.9f,\"looks\":%" PRIu64
 		",\"samples\":%" PRIu64 ",\"own_samples\":%" PRIu64 ",\"own_ns\":%" PRIu64
-		",\"unsampled_ns\":%" PRIu64 ",\"blocked_ns\":%" PRIu64 ",\"sampler_ns\":%" PRIu64
-		"}",
+		",\"unsampled_ns\":%" PRIu64 ",\"blocked_ns\":%" PRIu64 ",\"sampler_ns\":%" PRIu64,
 		s->rate_hz, s->wall_seconds, s->looks, s->samples, s->own_samples, s->own_ns,
 		s->unsampled_ns, s->blocked_ns, s->sampler_ns);
+	/* A run whose threads' first CPU time was timed (timedstart.h). */
+	if (s->timed_start_ns)
+		fprintf(out, ",\"timed_ns\":%" PRIu64 ",\"timed_start_ns\":%" PRIu64, s->timed_ns,
+			s->timed_start_ns);
+	fputc('}', out);
 }
 
 /* A function's hot lines, hottest first, the rest of its samples last with
@@ -209,6 +221,7 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		fprintf(out, ",\"kind\":\"%s\",\"calls\":%" PRIu64 ",\"samples\":%" PRIu64,
 			pv_func_kind_name(f->kind), f->calls, f->samples);
 		write_inlined(out, f->inlined_calls);
+		write_timed(out, f->timed_ns);
 		json_values(out, ",\"self\":", f->self, r->nev);
 		json_values(out, ",\"total\":", f->total, r->nev);
 		json_values(out, ",\"raw_self\":", f->raw_self, r->nev);

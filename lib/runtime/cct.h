@@ -57,6 +57,7 @@ struct pv_node {
 	 * outermost activations, from the thread's sampled clock (hooks.h). */
 	uint64_t sampled_ns;
 	uint64_t samples;
+	uint64_t timed_ns; /* ... of sampled_ns, what was timed (timedstart.h) */
 	uint64_t sampled_total_ns;
 	uint64_t cost[];            /* pv_node_self(), pv_node_total(); none on fold edges */
 };

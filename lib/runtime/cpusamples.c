@@ -2,7 +2,12 @@
 #include "runtime/cpusamples.h"
 
 #include "base/compiler.h"
+#include "runtime/timedstart.h"
 #include "runtime/waits.h"
+
+/* What a timed thread saw last (timedstart.h): no head and no look is ever
+ * this word, so every hook finds news. */
+#define PV_NEWS_ALWAYS UINT64_MAX
 
 /* The looks count in odd numbers, a ring's head in whole records (even):
  * a thread whose word changes from one to the other always finds news in
@@ -21,22 +26,25 @@ void pv_cpusamples_attach(struct pv_thread *t, uintptr_t own_lo, uintptr_t own_h
 	r->own_lo = own_lo;
 	r->own_hi = own_hi;
 	pv_pcring_start_count(r);
+	pv_timed_start_begin(t);
 	/* Release: the thread that loads the new word finds the ring whole. */
 	__atomic_store_n(&t->news, pv_pcring_head(r), __ATOMIC_RELEASE);
 }
 
 void pv_cpusamples_detach(struct pv_thread *t)
 {
+	pv_timed_start_stop(t);
 	__atomic_store_n(&t->news, &t->looks, __ATOMIC_RELEASE);
 	t->news_seen = __atomic_load_n(&t->looks, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->pcring.counted_by_owner, 0, __ATOMIC_RELEASE);
 }
 
-/* Owed, as the sampler's looks and the ring both leave it. */
-static void owe(struct pv_thread *t, uint64_t ns, uint64_t samples)
+/* Owed, as the sampler's looks, the ring and the timing leave it. */
+static void owe(struct pv_thread *t, uint64_t ns, uint64_t samples, uint64_t timed_ns)
 {
-	__atomic_fetch_add(&t->owed_ns, ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->owed_timed_ns, timed_ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&t->owed_samples, samples, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->owed_ns, ns, __ATOMIC_RELAXED);
 }
 
 void pv_thread_collect(struct pv_thread *t)
@@ -51,18 +59,26 @@ void pv_thread_collect(struct pv_thread *t)
 		t->collecting = 1;
 		pv_signal_fence();
 		struct pv_pcring_news n = { 0, 0, 0, 0, 0 };
-		pv_pcring_count(&t->pcring, &n);
-		if (n.samples)
-			owe(t, n.ns, n.samples);
-		t->ring_total.samples += n.samples;
-		t->ring_total.ns += n.ns;
-		t->ring_total.own += n.own;
-		t->ring_total.own_ns += n.own_ns;
-		t->ring_total.lost += n.lost;
+		if (pv_timed_start_on(&t->timed)) {
+			/* Timed: its samples are not its time (timedstart.h). */
+			uint64_t timed = pv_timed_start_count(t, &n);
+			owe(t, timed, 0, timed);
+			t->ring_total.lost += n.lost;
+		} else {
+			pv_pcring_count(&t->pcring, &n, NULL);
+			if (n.samples)
+				owe(t, n.ns, n.samples, 0);
+			t->ring_total.samples += n.samples;
+			t->ring_total.ns += n.ns;
+			t->ring_total.own += n.own;
+			t->ring_total.own_ns += n.own_ns;
+			t->ring_total.lost += n.lost;
+		}
 		pv_signal_fence();
 		t->collecting = 0;
 	}
-	t->news_seen = seen;
+	/* Timed, every hook has news: no head is ever this odd word. */
+	t->news_seen = pv_timed_start_on(&t->timed) ? PV_NEWS_ALWAYS : seen;
 }
 
 void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
@@ -80,12 +96,15 @@ void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 	__atomic_fetch_add(&t->sampled_clock, o.ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&n->sampled_ns, o.ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&n->samples, o.samples, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&n->timed_ns, o.timed_ns, __ATOMIC_RELAXED);
 }
 
 void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *samples)
 {
 	*ns = *samples = 0;
-	if (!pv_cpusamples_from_ring(t))
+	/* A timed thread's time since its last hook is not known here: a
+	 * wait's blocked time would pass for its CPU. */
+	if (!pv_cpusamples_from_ring(t) || pv_timed_start_on(&t->timed))
 		return;
 	struct pv_pcring_news n = { 0, 0, 0, 0, 0 };
 	pv_pcring_peek(&t->pcring, &n);
@@ -95,7 +114,7 @@ void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *sa
 
 void pv_cpusamples_looked(struct pv_thread *t, uint64_t ns, uint64_t samples)
 {
-	owe(t, ns, samples);
+	owe(t, ns, samples, 0);
 	/* After the owed amount: a hook that sees the word move finds it. */
 	__atomic_fetch_add(&t->looks, 2, __ATOMIC_RELEASE);
 }

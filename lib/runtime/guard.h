@@ -46,8 +46,11 @@ static inline void pv_guard_leave(struct pv_guard *g)
 {
 	/* Shared sentinels are BUSY for good: never written, not even to BUSY. */
 	if (g->t->mode == PV_MODE_BUSY && g->mode != PV_MODE_BUSY) {
-		if (g->mode < PV_MODE_BUSY) /* back to the program's code */
+		if (g->mode < PV_MODE_BUSY) { /* back to the program's code */
 			pv_thread_publish(g->t, g->t->top->node);
+			if (unlikely(pv_timed_start_on(&g->t->timed)))
+				pv_timed_start_resume(g->t); /* its section is not the program's */
+		}
 		g->t->mode = g->mode;
 	}
 	errno = g->saved_errno;

@@ -75,6 +75,7 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 	if (inlined)
 		x->inlined_calls += n->calls;
 	x->samples += n->samples;
+	x->timed_ns += n->timed_ns;
 	for (unsigned i = 0; i < p->nev; i++) {
 		x->self[i] += self[i];
 		x->total[i] += total[i];
@@ -152,6 +153,7 @@ static void merge_node(const struct pv_node *n, void *arg)
 		return;
 	}
 	f->samples += n->samples;
+	f->timed_ns += n->timed_ns;
 	for (unsigned i = 0; i < p->nev; i++) {
 		f->self[i] += self[i];
 		f->total[i] += total[i];
@@ -210,11 +212,11 @@ static void add_open_total(struct merge *m, const struct pv_node *n, const uint6
  * owes (a thread in a wait owes it to the function that waited, and the
  * wait has the time it has been blocked so far: waited_ns). */
 static void add_open_self(struct merge *m, const struct pv_thread *t, const struct pv_node *n,
-			  const struct pv_thread_now *now, uint64_t owed_ns, uint64_t owed_samples,
-			  uint64_t waited_ns)
+			  const struct pv_thread_now *now, struct pv_owed owed, uint64_t waited_ns)
 {
 	struct pv_profile *p = m->map.p;
-	uint64_t self[PV_MAX_EVENTS] = { 0 }, samples = 0;
+	uint64_t owed_ns = owed.ns, owed_samples = owed.samples;
+	uint64_t self[PV_MAX_EVENTS] = { 0 }, samples = 0, timed = 0;
 	for (unsigned i = 0; i < t->nev; i++)
 		self[m->first + i] = now->now[i] > t->last[i] ? now->now[i] - t->last[i] : 0;
 	const struct pv_node *owes = n;
@@ -226,12 +228,15 @@ static void add_open_self(struct merge *m, const struct pv_thread *t, const stru
 		if (owes == n) {
 			self[0] = owed_ns;
 			samples = owed_samples;
+			timed = owed.timed_ns;
 		} else if (f) {
 			self[0] = waited_ns;
 			x->self[0] += owed_ns;
 			f->self[0] += owed_ns;
 			x->samples += owed_samples;
 			f->samples += owed_samples;
+			x->timed_ns += owed.timed_ns;
+			f->timed_ns += owed.timed_ns;
 		}
 	}
 	struct pv_path *x = pv_path_map_get(&m->map, n);
@@ -240,6 +245,8 @@ static void add_open_self(struct merge *m, const struct pv_thread *t, const stru
 		return;
 	x->samples += samples;
 	f->samples += samples;
+	x->timed_ns += timed;
+	f->timed_ns += timed;
 	for (unsigned i = 0; i < p->nev; i++) {
 		x->self[i] += self[i];
 		f->self[i] += self[i];
@@ -269,6 +276,7 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 	qsort(open, n, sizeof(*open), by_func_then_depth);
 	uint64_t owed_ns = __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED);
 	uint64_t owed_samples = __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED);
+	uint64_t owed_timed = __atomic_load_n(&t->owed_timed_ns, __ATOMIC_RELAXED);
 	uint64_t pending_ns, pending_samples; /* in its ring, not collected yet */
 	pv_cpusamples_pending(t, &pending_ns, &pending_samples);
 	owed_ns += pending_ns;
@@ -299,7 +307,8 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 				total[m->first + e] = now->now[e] - f->start[e];
 		add_open_total(m, f->node, total);
 	}
-	add_open_self(m, t, top->node, now, owed_ns, owed_samples, waited);
+	add_open_self(m, t, top->node, now,
+		      (struct pv_owed){ owed_ns, owed_samples, owed_timed }, waited);
 	free(open);
 	return 0;
 }
@@ -327,6 +336,7 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 		p->sampling.samples += t->ring_total.samples;
 		p->sampling.own_samples += t->ring_total.own;
 		p->sampling.own_ns += t->ring_total.own_ns;
+		p->sampling.timed_ns += __atomic_load_n(&t->timed.ns, __ATOMIC_RELAXED);
 	}
 	pv_cct_walk(&t->cct, merge_node, &m);
 	if (now) {

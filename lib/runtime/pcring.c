@@ -17,13 +17,15 @@
 #include "runtime/fds.h"
 #include "runtime/smallfile.h"
 
-/* A sample as this ring's attributes write it: the header, the PC, then
- * the event's count then, the thread's CPU time in ns (PERF_SAMPLE_READ):
- * the difference from the sample before is the CPU time this one stands
- * for, whatever the period was meanwhile (the sampler changes it). */
+/* A sample as this ring's attributes write it: the header, the PC, when
+ * (CLOCK_MONOTONIC), then the event's count then, the thread's CPU time in
+ * ns (PERF_SAMPLE_READ): the difference from the sample before is the CPU
+ * time this one stands for, whatever the period was meanwhile (the sampler
+ * changes it). */
 struct sample_record {
 	struct perf_event_header header;
 	uint64_t ip;
+	uint64_t at_ns;
 	uint64_t cpu_ns;
 };
 
@@ -32,6 +34,13 @@ struct lost_record {
 	struct perf_event_header header;
 	uint64_t id;
 	uint64_t lost;
+};
+
+/* PERF_RECORD_SWITCH: the thread left its CPU (PERF_RECORD_MISC_SWITCH_OUT)
+ * or came back to one, at the time in its trailer (sample_id_all). */
+struct switch_record {
+	struct perf_event_header header;
+	uint64_t at_ns;
 };
 
 unsigned pv_pcring_pages(uint64_t period_ns, uint64_t reads_ns)
@@ -52,8 +61,13 @@ static void sampling_attributes(struct perf_event_attr *attr, uint64_t period_ns
 	attr->type = PERF_TYPE_SOFTWARE;
 	attr->config = PERF_COUNT_SW_TASK_CLOCK; /* the thread's CPU time, in ns */
 	attr->sample_period = period_ns;
-	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_READ;
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_READ;
 	attr->read_format = 0; /* the count alone */
+	/* Times on the clock the runtime reads (timedstart.h), in every
+	 * record, so that a switch's time can be set against it. */
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	attr->sample_id_all = 1;
 	/* A sample that lands while the thread is in the kernel (a system
 	 * call, a page fault) is its CPU time too; where that is refused
 	 * (perf_event_paranoid=2 for an unprivileged user) the kernel drops
@@ -63,6 +77,25 @@ static void sampling_attributes(struct perf_event_attr *attr, uint64_t period_ns
 	/* No one waits on the ring: wake no one before it is full. */
 	attr->watermark = 1;
 	attr->wakeup_watermark = (uint32_t)data_bytes;
+}
+
+/* The thread's switches off and onto a CPU, written into the ring of the
+ * event behind ring_fd: a dummy event that counts nothing, with the
+ * ring's attributes (the same clock and trailers). Its descriptor, or -1. */
+static int open_switches(const struct perf_event_attr *ring, pid_t tid, int ring_fd)
+{
+	struct perf_event_attr attr = *ring;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.sample_period = 0;
+	attr.context_switch = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0) {
+		pv_sys_close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* mmap(2) and munmap(2) by number: a sanitizer's wrappers would see a
@@ -90,10 +123,11 @@ enum keeping {
  * keeping says. own_table: the calling thread's descriptor table is not
  * the program's, which then never sees the descriptor. */
 static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigned data_pages,
-		     enum keeping keeping, int *fd_out, int own_table)
+		     enum keeping keeping, int *fd_out, int own_table, int switches)
 {
 	memset(r, 0, sizeof(*r));
 	r->event_fd = -1;
+	int switch_fd = -1;
 	if (fd_out)
 		*fd_out = -1;
 	if (!period_ns || !data_pages || (data_pages & (data_pages - 1)))
@@ -121,10 +155,14 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 		err = -errno;
 	} else {
 		map = map_ring(fd, bytes);
-		if (map == MAP_FAILED)
+		if (map == MAP_FAILED) {
 			err = -errno;
-		else if (keeping == KEEP_PRIVATE)
-			kept = pv_fd_dup_private(fd);
+		} else {
+			if (switches)
+				switch_fd = open_switches(&attr, tid, fd);
+			if (keeping == KEEP_PRIVATE)
+				kept = pv_fd_dup_private(fd);
+		}
 		if (map != MAP_FAILED && keeping == KEEP_AS_IS)
 			kept = fd;
 		else
@@ -136,6 +174,8 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 		return err;
 	if (pv_pcring_attach(r, map, bytes) < 0) {
 		unmap_ring(map, bytes);
+		if (switch_fd >= 0)
+			pv_sys_close(switch_fd);
 		if (keeping == KEEP_AS_IS)
 			pv_sys_close(kept);
 		else if (kept >= 0)
@@ -144,6 +184,8 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 	}
 	r->period_ns = period_ns;
 	r->user_only = user_only;
+	r->switch_fd = switch_fd;
+	r->has_switch_fd = r->switches_on = switch_fd >= 0;
 	if (keeping == KEEP_AS_IS) {
 		r->event_fd = kept;
 		r->has_event_fd = 1;
@@ -155,19 +197,20 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 
 int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
 {
-	return open_ring(r, 0, period_ns, data_pages, CLOSE_IT, NULL, 0);
+	return open_ring(r, 0, period_ns, data_pages, CLOSE_IT, NULL, 0, 0);
 }
 
 int pv_pcring_open_thread(struct pv_pcring *r, pid_t tid, uint64_t period_ns,
-			  unsigned data_pages, int keep_fd)
+			  unsigned data_pages, int keep_fd, int switches)
 {
-	return open_ring(r, tid, period_ns, data_pages, keep_fd ? KEEP_AS_IS : CLOSE_IT, NULL, 1);
+	return open_ring(r, tid, period_ns, data_pages, keep_fd ? KEEP_AS_IS : CLOSE_IT, NULL, 1,
+			 switches);
 }
 
 int pv_pcring_open_keeping(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages,
 			   int *fd)
 {
-	return open_ring(r, 0, period_ns, data_pages, KEEP_PRIVATE, fd, 0);
+	return open_ring(r, 0, period_ns, data_pages, KEEP_PRIVATE, fd, 0, 0);
 }
 
 int pv_pcring_period(int fd, uint64_t period_ns)
@@ -239,12 +282,22 @@ static void header_of(uint64_t word, uint32_t *type, uint16_t *size)
 	*size = h.size;
 }
 
-/* What a walk over a ring's records does with each: a sample's PC and the
- * thread's CPU clock, a lost record's count. */
+/* What a walk over a ring's records does with each: a sample's PC, time
+ * and the thread's CPU clock, a lost record's count, a switch's time
+ * (NULL: switches passed over). */
 struct walk {
-	void (*sample)(struct walk *w, uintptr_t pc, uint64_t cpu_ns);
+	void (*sample)(struct walk *w, uintptr_t pc, uint64_t at_ns, uint64_t cpu_ns);
 	void (*lost)(struct walk *w, uint64_t lost);
+	void (*switched)(struct walk *w, int out, uint64_t at_ns);
 };
+
+/* ... and its misc bits. */
+static uint16_t misc_of(uint64_t word)
+{
+	struct perf_event_header h;
+	__builtin_memcpy(&h, &word, sizeof(h));
+	return h.misc;
+}
 
 /* Hand the records from `from` to head to w; where the walk stopped: head,
  * when a record cannot be one (a size below its header's, not whole words,
@@ -263,9 +316,14 @@ static uint64_t walk_records(const struct pv_pcring *r, uint64_t from, uint64_t 
 			return head;
 		if (type == PERF_RECORD_SAMPLE && size >= sizeof(struct sample_record))
 			w->sample(w, (uintptr_t)word_at(r, from + offsetof(struct sample_record, ip)),
+				  word_at(r, from + offsetof(struct sample_record, at_ns)),
 				  word_at(r, from + offsetof(struct sample_record, cpu_ns)));
 		else if (type == PERF_RECORD_LOST && size >= sizeof(struct lost_record))
 			w->lost(w, word_at(r, from + offsetof(struct lost_record, lost)));
+		else if (type == PERF_RECORD_SWITCH && size >= sizeof(struct switch_record) &&
+			 w->switched)
+			w->switched(w, misc_of(word_at(r, from)) & PERF_RECORD_MISC_SWITCH_OUT,
+				    word_at(r, from + offsetof(struct switch_record, at_ns)));
 		from += size;
 	}
 	return from;
@@ -283,9 +341,10 @@ struct counting {
 	struct pv_pcring_news *n;
 	uint64_t *last;
 	int after_loss;
+	struct pv_pcring_offcpu *off; /* or NULL */
 };
 
-static void count_sample(struct walk *w, uintptr_t pc, uint64_t cpu)
+static void count_sample(struct walk *w, uintptr_t pc, uint64_t at_ns, uint64_t cpu)
 {
 	struct counting *c = (struct counting *)w;
 	uint64_t longest = 3 * c->r->period_ns;
@@ -301,6 +360,11 @@ static void count_sample(struct walk *w, uintptr_t pc, uint64_t cpu)
 		c->n->samples++;
 		c->n->ns += ns;
 	}
+	if (c->off) {
+		c->off->sample_ns = at_ns;
+		c->off->sample_cpu_ns = cpu;
+		c->off->off_since_sample_ns = 0;
+	}
 }
 
 static void count_lost(struct walk *w, uint64_t lost)
@@ -310,11 +374,45 @@ static void count_lost(struct walk *w, uint64_t lost)
 	c->after_loss = 1;
 }
 
-/* The records from `from` to head into n; where the count stopped. */
-static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t head,
-			   struct pv_pcring_news *n, uint64_t *last)
+/* The part of [lo, hi] inside [from, to]. */
+static uint64_t overlap(uint64_t lo, uint64_t hi, uint64_t from, uint64_t to)
 {
-	struct counting c = { { count_sample, count_lost }, r, n, last, 0 };
+	lo = lo > from ? lo : from;
+	hi = hi < to ? hi : to;
+	return hi > lo ? hi - lo : 0;
+}
+
+/* A switch out opens a time off the CPU, the switch back in closes it:
+ * its part in the span asked about, and all of it after the last sample
+ * (no sample is taken off the CPU). A switch in with no switch out before
+ * it ends a time off that began before the switches were written (a new
+ * thread blocked as its ring opened): off from the span's start. */
+static void count_switch(struct walk *w, int out, uint64_t at_ns)
+{
+	struct pv_pcring_offcpu *o = ((struct counting *)w)->off;
+	if (out) {
+		if (!o->switched_out_ns)
+			o->switched_out_ns = at_ns;
+		o->switches++;
+		return;
+	}
+	if (!o->switched_out_ns) {
+		o->off_ns += overlap(o->from_ns, at_ns, o->from_ns, o->to_ns);
+		return;
+	}
+	o->off_ns += overlap(o->switched_out_ns, at_ns, o->from_ns, o->to_ns);
+	if (at_ns > o->switched_out_ns)
+		o->off_since_sample_ns += at_ns - o->switched_out_ns;
+	o->switched_out_ns = 0;
+}
+
+/* The records from `from` to head into n, and the switches into off
+ * unless it is NULL; where the count stopped. */
+static uint64_t count_from(const struct pv_pcring *r, uint64_t from, uint64_t head,
+			   struct pv_pcring_news *n, uint64_t *last, struct pv_pcring_offcpu *off)
+{
+	struct counting c = { { count_sample, count_lost, off ? count_switch : NULL },
+			      r, n, last, 0, off };
 	return walk_records(r, from, head, &c.walk);
 }
 
@@ -327,19 +425,19 @@ void pv_pcring_start_count(struct pv_pcring *r)
 	uint64_t tail = __atomic_load_n(&p->data_tail, __ATOMIC_RELAXED);
 	struct pv_pcring_news ignored = { 0, 0, 0, 0, 0 };
 	uint64_t last = r->drained_cpu_ns;
-	count_from(r, tail, head, &ignored, &last); /* the last sample's clock */
+	count_from(r, tail, head, &ignored, &last, NULL); /* the last sample's clock */
 	r->counted_cpu_ns = last;
 	__atomic_store_n(&r->counted, head, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->counted_by_owner, 1, __ATOMIC_RELEASE);
 }
 
-void pv_pcring_count(struct pv_pcring *r, struct pv_pcring_news *n)
+void pv_pcring_count(struct pv_pcring *r, struct pv_pcring_news *n, struct pv_pcring_offcpu *off)
 {
 	if (!r->map)
 		return;
 	const struct perf_event_mmap_page *p = r->map;
 	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
-	uint64_t at = count_from(r, r->counted, head, n, &r->counted_cpu_ns);
+	uint64_t at = count_from(r, r->counted, head, n, &r->counted_cpu_ns, off);
 	/* Release: a drain that reads `counted` finds these records read. */
 	__atomic_store_n(&r->counted, at, __ATOMIC_RELEASE);
 }
@@ -351,7 +449,7 @@ void pv_pcring_peek(const struct pv_pcring *r, struct pv_pcring_news *n)
 	const struct perf_event_mmap_page *p = r->map;
 	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
 	uint64_t last = __atomic_load_n(&r->counted_cpu_ns, __ATOMIC_RELAXED);
-	count_from(r, __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE), head, n, &last);
+	count_from(r, __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE), head, n, &last, NULL);
 }
 
 /* A drain's walk: each PC to its reader, the lost counted in the ring. */
@@ -362,8 +460,9 @@ struct draining {
 	void *arg;
 };
 
-static void drain_sample(struct walk *w, uintptr_t pc, uint64_t cpu)
+static void drain_sample(struct walk *w, uintptr_t pc, uint64_t at_ns, uint64_t cpu)
 {
+	(void)at_ns;
 	struct draining *d = (struct draining *)w;
 	d->r->samples++;
 	d->r->drained_cpu_ns = cpu;
@@ -385,7 +484,7 @@ void pv_pcring_drain(struct pv_pcring *r, pv_pc_fn *add, void *arg)
 	if (__atomic_load_n(&r->counted_by_owner, __ATOMIC_ACQUIRE))
 		head = __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE); /* the rest is its thread's */
 	uint64_t tail = __atomic_load_n(&p->data_tail, __ATOMIC_RELAXED); /* ours alone */
-	struct draining d = { { drain_sample, drain_lost }, r, add, arg };
+	struct draining d = { { drain_sample, drain_lost, NULL }, r, add, arg };
 	tail = walk_records(r, tail, head, &d.walk);
 	/* Release: every read of those records is done before the kernel may
 	 * write over them. */

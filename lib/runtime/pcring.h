@@ -49,6 +49,14 @@ struct pv_pcring {
 	int event_fd;           /* the event, kept in the sampler's own table; */
 	int has_event_fd;       /* ... so that it can change the period */
 	int user_only;          /* no samples in the kernel: they were refused */
+	/* The thread's switches off and onto a CPU, written into the ring
+	 * while this event lives (pv_pcring_open_thread's switches): kept in
+	 * the opener's table when has_switch_fd. switches_on is 1 while they
+	 * are written, for the thread to read (the opener clears it, then
+	 * closes the descriptor). */
+	int switch_fd;
+	int has_switch_fd;
+	int switches_on;
 	uintptr_t own_lo, own_hi; /* the runtime's code: its PCs are not the program's */
 };
 
@@ -58,6 +66,19 @@ struct pv_pcring {
  * whose time the next sample stands for. */
 struct pv_pcring_news {
 	uint64_t samples, ns, own, own_ns, lost;
+};
+
+/* A count's view of the thread's switches (pv_pcring_count): the time it
+ * spent off its CPU within a span, on CLOCK_MONOTONIC, and since the last
+ * sample. The fields past the span carry from one count to the next. */
+struct pv_pcring_offcpu {
+	uint64_t from_ns, to_ns;     /* the span asked about */
+	uint64_t off_ns;             /* ... and how much of it was off the CPU */
+	uint64_t switched_out_ns;    /* a switch out not yet followed by one in, else 0 */
+	uint64_t sample_ns;          /* the last sample: its time, */
+	uint64_t sample_cpu_ns;      /* ... the thread's CPU clock then, */
+	uint64_t off_since_sample_ns; /* ... and the time off the CPU since */
+	uint64_t switches;           /* switches out */
 };
 
 /* What the reader hands each sampled PC to. */
@@ -84,9 +105,12 @@ int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
  * enters the program's table, not even for the moment between its opening
  * and its closing, so no section of fds.h is entered. keep_fd: the
  * descriptor stays open there, in r->event_fd, for pv_pcring_period.
+ * switches: the thread's switches off and onto a CPU are written into the
+ * ring too while r->switch_fd is open (has_switch_fd: 0 if the kernel
+ * refused them).
  * Nothing of libc's but system calls; errno may change. */
 int pv_pcring_open_thread(struct pv_pcring *r, pid_t tid, uint64_t period_ns,
-			  unsigned data_pages, int keep_fd);
+			  unsigned data_pages, int keep_fd, int switches);
 
 /* The same, keeping the event's descriptor, so that its period can change
  * (pv_pcring_period): moved out of the program's way and claimed as the
@@ -134,10 +158,11 @@ static inline const uint64_t *pv_pcring_head(const struct pv_pcring *r)
 void pv_pcring_start_count(struct pv_pcring *r);
 
 /* On r's own thread: count the records written since the last count into
- * n (added to it), and move `counted` past them. Nothing is given back to
- * the kernel: a drain does that, up to `counted`. No system call, nothing
- * of libc's, async-signal-safe against any other reader. */
-void pv_pcring_count(struct pv_pcring *r, struct pv_pcring_news *n);
+ * n (added to it), and the switches among them into off (NULL: passed
+ * over), and move `counted` past them. Nothing is given back to the
+ * kernel: a drain does that, up to `counted`. No system call, nothing of
+ * libc's, async-signal-safe against any other reader. */
+void pv_pcring_count(struct pv_pcring *r, struct pv_pcring_news *n, struct pv_pcring_offcpu *off);
 
 /* The same count, from any thread, moving nothing: what a thread still
  * running has not counted yet (a dump). Records its thread counts and a

@@ -98,6 +98,7 @@ void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out)
 {
 	*out = s->account;
 	out->rate_hz = s->rate_hz;
+	out->timed_start_ns = PV_TIMED_START_NS; /* what the caption says was timed */
 	out->wall_seconds = s->started ? (double)(pv_monotonic_ns() - s->began_ns) * 1e-9 : 0;
 }
 
@@ -123,8 +124,21 @@ void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)
 	t->blocked_ns += ns;
 }
 
+/* r's switches are no longer written once their descriptor, kept here, is
+ * closed (at the next turn of the rings); its thread stops timing first. */
+static void end_switches(struct pv_sampler *s, struct pv_pcring *r)
+{
+	if (!r->has_switch_fd)
+		return;
+	__atomic_store_n(&r->switches_on, 0, __ATOMIC_RELEASE);
+	s->ending[s->n_ending++] = r->switch_fd; /* room: as many as are kept */
+	r->has_switch_fd = 0;
+	r->switch_fd = -1;
+}
+
 void pv_sampler_ring_ends(struct pv_sampler *s, struct pv_pcring *r)
 {
+	end_switches(s, r);
 	if (!r->has_event_fd)
 		return;
 	s->ending[s->n_ending++] = r->event_fd; /* room: as many as are kept */
@@ -182,9 +196,13 @@ static void open_ring(struct pv_sampler *s, struct pv_thread *t)
 	if (t->pcring.map || t->pcring.refused)
 		return;
 	int keep = s->fds_kept < PV_SAMPLER_FDS;
+	/* Its switches too, for its timed start (timedstart.h), while their
+	 * descriptor has room beside the ring's. */
+	int switches = s->fds_kept + 2 <= PV_SAMPLER_FDS;
 	int err = pv_pcring_open_thread(&t->pcring, t->tid, s->pc_period_ns,
-					pv_pcring_pages(s->pc_period_ns, PV_RING_HOLDS_NS), keep);
-	s->fds_kept += t->pcring.has_event_fd;
+					pv_pcring_pages(s->pc_period_ns, PV_RING_HOLDS_NS), keep,
+					switches);
+	s->fds_kept += (unsigned)t->pcring.has_event_fd + (unsigned)t->pcring.has_switch_fd;
 	if (err < 0) {
 		t->pcring.refused = 1;
 		pv_hotpcs_refused(s->hot, err);
@@ -273,6 +291,8 @@ static int sample(void *arg)
 		for (struct pv_thread *t = *s->live; t; t = t->next) {
 			if (opens_rings)
 				open_ring(s, t);
+			if (!pv_timed_start_on(&t->timed))
+				end_switches(s, &t->pcring); /* timed no more */
 			if (!pv_cpusamples_from_ring(t)) { /* else its ring has its time */
 				pv_sampler_look(&s->account, t, thread_cpu_ns(t));
 				pace = PV_PACE_LOOKS;
@@ -405,6 +425,9 @@ int pv_sampler_stop(struct pv_sampler *s)
 	for (struct pv_thread *t = *s->live; t; t = t->next) {
 		t->pcring.has_event_fd = 0; /* closed with its table */
 		t->pcring.event_fd = -1;
+		__atomic_store_n(&t->pcring.switches_on, 0, __ATOMIC_RELEASE);
+		t->pcring.has_switch_fd = 0;
+		t->pcring.switch_fd = -1;
 	}
 	s->fds_kept = s->n_ending = 0;
 	pv_lock_give_bare(s->lock);

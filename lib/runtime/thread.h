@@ -18,6 +18,7 @@
 #include "runtime/cct.h"
 #include "runtime/counters.h"
 #include "runtime/pcring.h"
+#include "runtime/timedstart.h"
 
 /* What a hook does on this thread. The default path is 0 so the hooks'
  * one comparison is against zero. */
@@ -115,6 +116,7 @@ struct pv_thread {
 	uint64_t began_ns;
 	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
 	uint64_t owed_samples;   /* the samples owed_ns stands for */
+	uint64_t owed_timed_ns;  /* ... and what of it was timed (timedstart.h) */
 	uint64_t looks;          /* moved by the sampler's looks when it has no ring */
 	int collecting;          /* in pv_thread_collect: a handler's hooks leave the ring */
 	struct pv_pcring_news ring_total; /* what its ring's samples came to */
@@ -123,6 +125,7 @@ struct pv_thread {
 	 * total, as the TSC's is its time. */
 	uint64_t sampled_clock;
 	struct pv_pcring pcring; /* its sampled PCs, for hot lines (pcring.h) */
+	struct pv_timed_start timed; /* its first CPU time, timed (timedstart.h) */
 	uint64_t blocked_ns;     /* in libc's waits, measured around them (sampled runs) */
 	uint64_t waiting_since_ns; /* CLOCK_MONOTONIC as its wait began, 0 outside one */
 	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
@@ -148,22 +151,25 @@ static inline uint64_t pv_thread_sampled_clock(const struct pv_thread *t)
  * looks found is the interrupted hook's caller's or callee's, which the
  * hook charges when it goes on), and given back. */
 struct pv_owed {
-	uint64_t ns, samples;
+	uint64_t ns, samples, timed_ns;
 };
 
 static inline struct pv_owed pv_thread_take_owed(struct pv_thread *t)
 {
 	/* Taken by subtracting what was read: a look added meanwhile stays owed. */
 	struct pv_owed o = { __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED),
-			     __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED) };
+			     __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED),
+			     __atomic_load_n(&t->owed_timed_ns, __ATOMIC_RELAXED) };
 	__atomic_fetch_sub(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&t->owed_samples, o.samples, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&t->owed_timed_ns, o.timed_ns, __ATOMIC_RELAXED);
 	return o;
 }
 
 static inline void pv_thread_give_owed(struct pv_thread *t, struct pv_owed o)
 {
 	__atomic_fetch_add(&t->owed_samples, o.samples, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->owed_timed_ns, o.timed_ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
 }
 

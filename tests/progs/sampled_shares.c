@@ -197,9 +197,17 @@ static int masked(uint64_t cpu_ms)
 
 /* ---- rate ---- */
 
+static void rate_slice(void)
+{
+	spin_cpu_ns(MS);
+}
+
+/* In 1 ms calls: a thread's first CPU time is timed at its hooks, its
+ * samples come after (lib/runtime/timedstart.h). */
 static void rate_work(uint64_t ns)
 {
-	spin_cpu_ns(ns);
+	for (uint64_t done = 0; done < ns; done += MS)
+		rate_slice();
 }
 
 /* The most voluntary context switches of any other thread of the process

@@ -19,6 +19,8 @@
  * after the last, from 0 in each new ring. */
 #define FAKE_PERIOD_NS 1000000u
 static uint64_t fake_cpu_ns;
+/* The time (CLOCK_MONOTONIC) written into each record: the test's. */
+static uint64_t fake_now_ns;
 
 struct fake {
 	struct perf_event_mmap_page *page;
@@ -37,6 +39,7 @@ static void fake_open(struct fake *f, unsigned data_pages, uint64_t position)
 	f->page->data_size = data_pages * page;
 	f->page->data_head = f->page->data_tail = position;
 	fake_cpu_ns = 0;
+	fake_now_ns = 0;
 	tap_ok(pv_pcring_attach(&f->r, f->page, f->bytes) == 0, "a perf-shaped mapping is a ring");
 }
 
@@ -58,14 +61,24 @@ static void fake_publish(struct fake *f)
 	written = 0;
 }
 
-/* A sample as the runtime's rings are asked for: the PC, then the
- * thread's CPU clock (the event's count). */
+/* A sample as the runtime's rings are asked for: the PC, its time, then
+ * the thread's CPU clock (the event's count). */
 static void put_sample_at(struct fake *f, uint64_t ip, uint64_t cpu_ns)
 {
-	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 24 };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 32 };
 	fake_put(f, &h, sizeof(h));
 	fake_put(f, &ip, sizeof(ip));
+	fake_put(f, &fake_now_ns, sizeof(fake_now_ns));
 	fake_put(f, &cpu_ns, sizeof(cpu_ns));
+}
+
+/* The thread left its CPU (out) or came back to one, now. */
+static void put_switch(struct fake *f, int out)
+{
+	struct perf_event_header h = { PERF_RECORD_SWITCH,
+				       (uint16_t)(out ? PERF_RECORD_MISC_SWITCH_OUT : 0), 16 };
+	fake_put(f, &h, sizeof(h));
+	fake_put(f, &fake_now_ns, sizeof(fake_now_ns));
 }
 
 static void put_sample(struct fake *f, uint64_t ip)
@@ -76,11 +89,12 @@ static void put_sample(struct fake *f, uint64_t ip)
 
 static void put_lost(struct fake *f, uint64_t lost)
 {
-	struct perf_event_header h = { PERF_RECORD_LOST, 0, 24 };
+	struct perf_event_header h = { PERF_RECORD_LOST, 0, 32 };
 	uint64_t id = 99;
 	fake_put(f, &h, sizeof(h));
 	fake_put(f, &id, sizeof(id));
 	fake_put(f, &lost, sizeof(lost));
+	fake_put(f, &fake_now_ns, sizeof(fake_now_ns)); /* its trailer: the time */
 }
 
 #endif

@@ -56,8 +56,16 @@ static struct pv_thread *looked_at_thread(void)
 	return &t;
 }
 
-/* t's ring, written by hand, takes its time over. */
-static void give_ring(struct pv_thread *t)
+/* The test's wall clock: the time the fake ring writes into its records. */
+static uint64_t scripted_wall(void)
+{
+	return fake_now_ns;
+}
+
+/* t's ring, written by hand, takes its time over; with switches, the ring
+ * writes the thread's switches too, and its first CPU time is timed
+ * (timedstart.h), on the scripted clock from 1 s. */
+static void give_ring_switching(struct pv_thread *t, int switches)
 {
 	if (ring.page)
 		free(ring.page);
@@ -65,7 +73,15 @@ static void give_ring(struct pv_thread *t)
 	if (pv_pcring_attach(&t->pcring, ring.page, ring.bytes) < 0)
 		abort();
 	t->pcring.period_ns = PERIOD;
+	t->pcring.switches_on = switches;
+	t->timed.wall = scripted_wall;
+	fake_now_ns = 1000000000;
 	pv_cpusamples_attach(t, OWN_LO, OWN_HI);
+}
+
+static void give_ring(struct pv_thread *t)
+{
+	give_ring_switching(t, 0);
 }
 
 /* A thread whose time comes from a ring written by hand. */
@@ -319,6 +335,146 @@ static void detached(void)
 	tap_is(func(MAIN)->self[0], 5 * PERIOD, "the look's time charged");
 }
 
+/* ---- a thread's first CPU time, timed at its hooks (timedstart.h) ---- */
+
+/* A thread timed from the ring's hand-over on. */
+static struct pv_thread *timed_thread(void)
+{
+	struct pv_thread *t = looked_at_thread();
+	give_ring_switching(t, 1);
+	return t;
+}
+
+/* The thread leaves its CPU for off ns. */
+static void off_cpu(uint64_t off)
+{
+	put_switch(&ring, 1);
+	fake_now_ns += off;
+	put_switch(&ring, 0);
+	fake_publish(&ring);
+}
+
+/* Each hook charges the node on top with the wall time since the last
+ * hook, less what the switches say it spent off its CPU. */
+static void timed_where_ran(void)
+{
+	struct pv_thread *t = timed_thread();
+	tap_ok(pv_timed_start_on(&t->timed), "a ring that writes switches: timed");
+	enter(t, MAIN);
+	tap_ok(pv_thread_owes(t), "timed: every hook takes its slow path, news or not");
+	fake_now_ns += 300;
+	enter(t, WORK);
+	fake_now_ns += 200;
+	off_cpu(7000000); /* preempted, or blocked outside libc's waits */
+	fake_now_ns += 300;
+	sampled(2, IN_PROGRAM); /* the kernel's samples are not the time */
+	leave(t, WORK);
+	fake_now_ns += 40;
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 500, "work: its 500 ns on the CPU, not the 7 ms off it");
+	tap_is(func(WORK)->timed_ns, 500, "... all of it timed");
+	tap_is(func(WORK)->samples, 0, "... no sample charged");
+	tap_is(func(MAIN)->self[0], 340, "main: before and after its call");
+	tap_is(func(MAIN)->total[0], 840, "main's total: both");
+	tap_is(prof.sampling.timed_ns, 840, "the profile's timed time");
+	tap_is(prof.sampling.samples, 0, "... and no sample counted as time");
+}
+
+/* A wait's CPU (its system call's) is the waiting function's, the time
+ * blocked (off the CPU) its box's, counted once. */
+static void timed_wait(void)
+{
+	struct pv_thread *t = timed_thread();
+	const void *wait = &pv_wait_markers[PV_WAIT_poll];
+	enter(t, MAIN);
+	enter(t, WAIT_IO);
+	fake_now_ns += 100;
+	enter(t, wait);
+	pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
+	fake_now_ns += 30; /* into the kernel */
+	off_cpu(2000000);
+	fake_now_ns += 20; /* out of it */
+	pv_sampler_blocked(t, wait, 2000050);
+	leave(t, wait);
+	leave(t, WAIT_IO);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WAIT_IO)->self[0], 150, "the wait's CPU: the waiting function's self");
+	tap_is(func(wait)->self[0], 2000050, "the wait's box: the time blocked, as measured");
+	tap_is(func(MAIN)->total[0], 2000200, "main's total: each once");
+}
+
+/* Past PV_TIMED_START_NS of CPU the ring's samples take over, each weighed
+ * from the thread's CPU clock at the hand-over: the last sample's, plus
+ * the time on the CPU since it. */
+static void timed_then_sampled(void)
+{
+	struct pv_thread *t = timed_thread();
+	enter(t, MAIN);
+	fake_now_ns += 10000000;
+	put_sample_at(&ring, IN_PROGRAM, 10000000); /* at 10 ms of CPU */
+	fake_publish(&ring);
+	off_cpu(5000000);
+	fake_now_ns += PV_TIMED_START_NS; /* 50 ms more on the CPU */
+	enter(t, WORK); /* main's 60 ms, timed; then samples */
+	tap_ok(!pv_timed_start_on(&t->timed), "past PV_TIMED_START_NS: timed no more");
+	tap_ok(!pv_thread_owes(t), "... and the hooks look at the ring's head again");
+	put_sample_at(&ring, IN_PROGRAM, 10000000 + PV_TIMED_START_NS + 3 * PERIOD / 2);
+	fake_publish(&ring);
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 10000000 + PV_TIMED_START_NS, "main: its 60 ms, timed");
+	tap_is(func(WORK)->self[0], 3 * PERIOD / 2,
+	       "work: its sample, weighed from the hand-over, not from the last sample");
+	tap_ok(func(WORK)->samples == 1 && func(WORK)->timed_ns == 0, "... sampled, not timed");
+}
+
+/* Without the switches a time off the CPU cannot be told from work: a
+ * record lost, or the switches no longer written, end the timing. */
+static void timed_ends_early(void)
+{
+	struct pv_thread *t = timed_thread();
+	enter(t, MAIN);
+	dropped(3);
+	fake_now_ns += 100;
+	enter(t, WORK);
+	tap_ok(!pv_timed_start_on(&t->timed), "a lost record ends the timing");
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 100, "... what came before it timed");
+
+	t = timed_thread();
+	enter(t, MAIN);
+	t->pcring.switches_on = 0; /* as the sampler does before it closes them */
+	fake_now_ns += 100;
+	enter(t, WORK);
+	tap_ok(!pv_timed_start_on(&t->timed), "switches no longer written end it too");
+	leave(t, WORK);
+	leave(t, MAIN);
+
+	/* Short calls: the timing's cost is bounded by its sections. */
+	t = timed_thread();
+	enter(t, MAIN);
+	unsigned hooks = 1;
+	while (pv_timed_start_on(&t->timed) && hooks < 2 * PV_TIMED_START_SECTIONS) {
+		fake_now_ns += 10;
+		enter(t, WORK);
+		leave(t, WORK);
+		hooks += 2;
+	}
+	tap_ok(!pv_timed_start_on(&t->timed) && hooks == PV_TIMED_START_SECTIONS + 1,
+	       "PV_TIMED_START_SECTIONS sections end it, however little CPU they timed (%u hooks)",
+	       hooks);
+	leave(t, MAIN);
+
+	t = looked_at_thread();
+	give_ring(t);
+	tap_ok(!pv_timed_start_on(&t->timed), "a ring without switches is never timed");
+}
+
 int main(void)
 {
 	burst_then_wait();
@@ -332,6 +488,10 @@ int main(void)
 	handler_mid_count();
 	looks_owed_as_the_ring_comes();
 	detached();
+	timed_where_ran();
+	timed_wait();
+	timed_then_sampled();
+	timed_ends_early();
 	pv_profile_clear(&prof);
 	free(ring.page);
 	return tap_done();

@@ -77,7 +77,7 @@ static void wraparound(void)
 		tap_ok(s.n == 2 && s.pc[0] == 0x7f0000001234 && s.pc[1] == 0x7f0000005678 &&
 		       f.r.lost == 3, "records cut %u bytes before the end of the ring read whole",
 		       cut);
-		tap_is(f.page->data_tail, (5ull << 32) + size - cut + 72,
+		tap_is(f.page->data_tail, (5ull << 32) + size - cut + 96,
 		       "... and the tail moves by the records' sizes");
 		free(f.page);
 	}
@@ -86,7 +86,7 @@ static void wraparound(void)
 	fake_open(&f, 1, 0);
 	struct seen s = { { 0 }, 0 };
 	unsigned wrong = 0, total = 0;
-	for (unsigned round = 0; round < 3 * size / 24; round += 10) {
+	for (unsigned round = 0; round < 3 * size / 32; round += 10) {
 		for (unsigned i = 0; i < 10; i++)
 			put_sample(&f, 0x1000 + round + i);
 		fake_publish(&f);
@@ -96,7 +96,7 @@ static void wraparound(void)
 			wrong += s.pc[i] != 0x1000 + round + i;
 		total += s.n;
 	}
-	tap_ok(wrong == 0 && total == f.r.samples && f.r.samples >= 3 * size / 24,
+	tap_ok(wrong == 0 && total == f.r.samples && f.r.samples >= 3 * size / 32,
 	       "three laps of the ring in drains of ten: every PC in order (%u)", total);
 	free(f.page);
 }
@@ -149,11 +149,11 @@ static void counted_by_its_thread(void)
 	tap_ok(s.n == 0 && f.page->data_tail == 4096 - 16,
 	       "nothing counted yet: a drain takes nothing and gives nothing back");
 	struct pv_pcring_news n = { 0, 0, 0 };
-	pv_pcring_count(&f.r, &n);
+	pv_pcring_count(&f.r, &n, NULL);
 	tap_ok(n.samples == 2 && n.own == 1 && n.lost == 5, "counted as peeked");
 	tap_is(f.r.counted, f.page->data_head, "... and counted up to the head");
 	struct pv_pcring_news again = { 0, 0, 0 };
-	pv_pcring_count(&f.r, &again);
+	pv_pcring_count(&f.r, &again, NULL);
 	pv_pcring_peek(&f.r, &again);
 	tap_ok(!again.samples && !again.own && !again.lost, "counted once");
 	put_sample(&f, 0x402000);
@@ -346,12 +346,51 @@ static void real_event(void)
 	       why);
 }
 
+/* The thread's switches off and onto a CPU (timedstart.h): a drain passes
+ * over them, and a count that asks finds the time off the CPU within its
+ * span, a time off that began before the span cut to it, one that began
+ * before the switches were written from the span's start, and all of it
+ * after the last sample. */
+static void switches(void)
+{
+	struct fake f;
+	fake_open(&f, 1, 0);
+	f.r.counted_by_owner = 1;
+	fake_now_ns = 100;
+	put_switch(&f, 0); /* back from a time off begun before any record */
+	fake_now_ns = 150;
+	put_sample(&f, 0x401000);
+	put_switch(&f, 1);
+	fake_now_ns = 400;
+	put_switch(&f, 0);
+	fake_now_ns = 500;
+	put_switch(&f, 1);
+	fake_now_ns = 700;
+	put_switch(&f, 0);
+	fake_publish(&f);
+	struct pv_pcring_offcpu off = { .from_ns = 50, .to_ns = 600 };
+	struct pv_pcring_news n = { 0, 0, 0, 0, 0 };
+	pv_pcring_count(&f.r, &n, &off);
+	tap_is(off.off_ns, 50 + 250 + 100, "off the CPU within the span: 50 + 250 + 100 ns");
+	tap_ok(off.sample_ns == 150 && off.sample_cpu_ns == FAKE_PERIOD_NS,
+	       "the last sample: its time and CPU clock");
+	tap_is(off.off_since_sample_ns, 250 + 200, "off since it: all of each time off");
+	tap_ok(off.switches == 2 && !off.switched_out_ns, "two switches out, each back in");
+	tap_ok(n.samples == 1, "the sample counted as one");
+	struct seen s = { { 0 }, 0 };
+	pv_pcring_drain(&f.r, collect, &s);
+	tap_ok(s.n == 1 && s.pc[0] == 0x401000 && f.page->data_tail == f.page->data_head,
+	       "a drain takes the sample's PC only, and gives everything back");
+	free(f.page);
+}
+
 int main(void)
 {
 	samples_in_order();
 	wraparound();
 	lost_and_others();
 	counted_by_its_thread();
+	switches();
 	garbage();
 	layouts();
 	real_event();

@@ -140,6 +140,70 @@ static void sampled_time(void)
 	tap_ok(!pv_few_samples(&r, &sampled_funcs[1], 1), "sampled: a count is never marked");
 }
 
+/* A thread's first CPU time timed at its hooks (timedstart.h): what was
+ * timed has no sampling error, and the samples stand for the rest only. */
+static void timed_time(void)
+{
+	char text[1024];
+	/* All of it timed: no sample, yet nothing in doubt. */
+	struct pv_report r = sampled_run(0, 0);
+	sampled_funcs[0].timed_ns = sampled_funcs[0].self[0];
+	sampled_funcs[1].timed_ns = sampled_funcs[1].self[0];
+	r.sampling.timed_ns = r.run_total[0];
+	r.sampling.timed_start_ns = 50000000;
+	r.sampling.own_samples = 0;
+	tap_is(pv_timed_in(&r), r.run_total[0], "timed: the functions' timed time is the run's");
+	tap_ok(pv_share_error(&r, 0, 0.1) == 0, "timed: all of it timed, a share has no error");
+	tap_ok(!pv_short_run(&r, 0) && !pv_times_doubtful(&r, 0),
+	       "timed: no samples, but not a short run in doubt: it was all timed");
+	tap_ok(!pv_few_samples(&r, &sampled_funcs[1], 0) && pv_self_error(&sampled_funcs[1], 0) == 0,
+	       "timed: a self timed whole is not marked, and has no error");
+	static const char all[] = "time timed at its hooks for each thread's first 50 ms of CPU "
+				  "(100% of it), then sampled at 1000 Hz: 0 samples\n"
+				  "all of it timed, none sampled: no sampling error";
+	tap_ok(pv_sampling_text(&r, 0, text, sizeof(text)) && !strcmp(text, all),
+	       "timed: the caption says it was timed, and has no error to state");
+	if (strcmp(text, all))
+		printf("#   got '%s'\n", text);
+
+	/* Three quarters timed, the rest sampled by 1000 samples: a share's
+	 * error is its sampled quarter's, over the samples behind the share. */
+	r = sampled_run(1000, 0);
+	uint64_t timed = r.run_total[0] / 4 * 3;
+	sampled_funcs[0].timed_ns = timed;
+	r.sampling.timed_ns = timed;
+	r.sampling.timed_start_ns = 50000000;
+	tap_ok(near(pv_share_error(&r, 0, 0.1), 0.25 * 0.1 / sqrt(100)),
+	       "timed: a quarter sampled, a share of 10%% is good to a quarter of 0.1/sqrt(100) "
+	       "(%g)", pv_share_error(&r, 0, 0.1));
+	tap_ok(!pv_short_run(&r, 0), "timed: 1000 samples over a quarter: not a short run");
+	r.funcs[1].samples = 0;
+	r.funcs[0].samples = 62; /* under 1000 / 16 */
+	tap_ok(pv_short_run(&r, 0), "timed: 62 samples over a quarter of the run are short of "
+				    "what 1000 over all of it give");
+	r.funcs[0].samples = 63;
+	tap_ok(!pv_short_run(&r, 0), "timed: 63 are not");
+	static const char some[] = "time timed at its hooks for each thread's first 50 ms of CPU "
+				   "(75% of it), then sampled at 1000 Hz: 63 samples";
+	tap_ok(pv_sampling_text(&r, 0, text, sizeof(text)) &&
+		       !strncmp(text, some, sizeof(some) - 1),
+	       "timed: the caption says how much was timed");
+	if (strncmp(text, some, sizeof(some) - 1))
+		printf("#   got '%s'\n", text);
+	/* work: 3/4 of its self timed, a quarter sampled: good to a quarter
+	 * of 1/sqrt(samples); marked under what 10 samples over it all give. */
+	sampled_funcs[0].timed_ns = sampled_funcs[0].self[0] / 4 * 3;
+	sampled_funcs[0].samples = 1;
+	double quarter = (double)(sampled_funcs[0].self[0] - sampled_funcs[0].timed_ns) /
+			 (double)sampled_funcs[0].self[0];
+	tap_ok(near(pv_self_error(&sampled_funcs[0], 0), quarter),
+	       "timed: 1 sample behind the sampled quarter of a self: good to a quarter of it");
+	tap_ok(!pv_few_samples(&r, &sampled_funcs[0], 0),
+	       "timed: ... as good as 16 samples over all of it: not marked");
+	sampled_funcs[0].timed_ns = 0;
+	tap_ok(pv_few_samples(&r, &sampled_funcs[0], 0), "timed: none of it timed, 1 sample is few");
+}
+
 /* A threaded run whose threads wait as long as they work: the hooks took
  * 250 of the 500 raw units of work, which is half of it, and a quarter of
  * the run with its waits. Judged on the work, it is in doubt, whether the
@@ -176,6 +240,7 @@ static void judged_on_work(void)
 
 int main(void)
 {
+	timed_time();
 	pv_event_describe(&events[0], "tsc", PV_EVENT_TIME, "tsc");
 	pv_event_describe(&events[1], "instructions", PV_EVENT_COUNT, "rdpmc");
 

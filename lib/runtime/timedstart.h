@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timedstart.h — a thread's first CPU time, timed at its hooks.
+ *
+ * Samples at a rate the budget allows are too few for a short run (20 ms
+ * of CPU: 20 samples, a 3:1 split read anywhere from 0.5 to 0.9), and a
+ * denser rate costs a kernel sample (8 to 12 us here under KVM) the
+ * program's own CPU would pay. Yet a thread's node changes only in its
+ * hooks, so the CPU time between two hooks is the node's, exactly: the
+ * wall time between them less the time the thread was off its CPU, which
+ * the kernel writes into the thread's ring as switch records (pcring.h).
+ * So a thread's first PV_TIMED_START_NS of CPU are timed: every hook takes
+ * its slow path, which reads CLOCK_MONOTONIC (the vDSO's, no system call)
+ * as its runtime section begins and as it ends, and charges the node on
+ * top with the time between the previous section's end and this one's
+ * start, less the switches' time off the CPU within it. The hooks' own
+ * sections are left out; what the hooks' straight lines cost around them
+ * (a few ns a call) stays in.
+ *
+ * Then the ring's samples take over, each weighed from the CPU clock at
+ * the hand-over: the last sample's, plus the time on the CPU since. The
+ * phase ends early when its cost would grow (PV_TIMED_START_SECTIONS sections),
+ * when a record was lost, or when the switches stop being written (the
+ * sampler closed their event): without them a time off the CPU cannot be
+ * told from work.
+ */
+#ifndef PV_RUNTIME_TIMEDSTART_H
+#define PV_RUNTIME_TIMEDSTART_H
+
+#include <stdint.h>
+
+#include "runtime/pcring.h"
+
+/* The CPU time each thread has timed before samples take over: a run this
+ * short is timed whole. */
+#define PV_TIMED_START_NS 50000000u
+
+/* ... and the most runtime sections it times: each costs about 90 ns more
+ * than the hook's straight line here under KVM (two clock reads, 30 ns
+ * each, and the slow path's bookkeeping), so a thread whose calls are
+ * short pays at most about 25 ms of CPU for it. */
+#define PV_TIMED_START_SECTIONS 250000u
+
+/* A clock on CLOCK_MONOTONIC, in ns (the tests' is scripted). */
+typedef uint64_t pv_wall_fn(void);
+
+struct pv_timed_start {
+	int on;                 /* timing now (atomic: the sampler reads it) */
+	uint64_t resumed_ns;    /* when the thread went back to its code (atomic) */
+	uint64_t ns;            /* the CPU time timed so far */
+	uint64_t sections;      /* the runtime sections that timed it */
+	struct pv_pcring_offcpu off; /* the ring's switches, carried over */
+	pv_wall_fn *wall;
+};
+
+struct pv_pcring_news;
+struct pv_thread;
+
+/* t's ring (just attached, its switches written) times t from now on, by
+ * whoever attached it. */
+void pv_timed_start_begin(struct pv_thread *t);
+
+/* Is the thread being timed? Read by any thread. */
+static inline int pv_timed_start_on(const struct pv_timed_start *ts)
+{
+	return __atomic_load_n(&ts->on, __ATOMIC_RELAXED);
+}
+
+/* On t's own thread, as a runtime section begins: count the ring's records
+ * into n (the samples are not the time: they feed the hot lines) and
+ * return the CPU time since the thread's code last resumed; the phase may
+ * end here, the ring's samples then weighed from now on. */
+uint64_t pv_timed_start_count(struct pv_thread *t, struct pv_pcring_news *n);
+
+/* On t's own thread, as a runtime section ends and the program's code
+ * resumes. */
+void pv_timed_start_resume(struct pv_thread *t);
+
+/* t's timing ends without a hand-over (its ring is going). */
+void pv_timed_start_stop(struct pv_thread *t);
+
+#endif /* PV_RUNTIME_TIMEDSTART_H */
