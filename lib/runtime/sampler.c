@@ -77,8 +77,20 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 {
 	if (!cpu_ns || cpu_ns <= t->sampled_cpu_ns)
 		return; /* no clock, or it did not run since the last look */
+	/* Found in one of libc's waits: what it used since the last look ran
+	 * before the wait (a burst that ended in it) or in it, whose CPU the
+	 * wait measures itself. Neither is the waiting function's to take by
+	 * a look: the next look that finds the thread running takes it. */
+	if (__atomic_load_n(&t->waiting_since_ns, __ATOMIC_RELAXED))
+		return;
+	uint64_t waits = __atomic_load_n(&t->waits_cpu_ns, __ATOMIC_RELAXED);
+	uint64_t in_waits = waits - t->waits_cpu_looked;
 	uint64_t used = cpu_ns - t->sampled_cpu_ns;
 	t->sampled_cpu_ns = cpu_ns;
+	t->waits_cpu_looked = waits;
+	if (used <= in_waits)
+		return;
+	used -= in_waits; /* charged to the functions that waited already */
 	struct pv_node *n = __atomic_load_n(&t->at, __ATOMIC_RELAXED);
 	if (!n) {
 		/* In a hook or the runtime: its own cost, never a function's. */
@@ -111,9 +123,14 @@ void pv_sampler_waiting(struct pv_thread *t, const void *fn)
 		__atomic_store_n(&t->waiting_since_ns, pv_monotonic_ns(), __ATOMIC_RELAXED);
 }
 
-void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns)
+void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns, uint64_t cpu_ns)
 {
 	struct pv_node *n = t->top->node;
+	if (cpu_ns) { /* before the wait is over for the looks: they leave it out */
+		__atomic_fetch_add(&t->waits_cpu_ns, cpu_ns, __ATOMIC_RELAXED);
+		if (n->fn == fn)
+			pv_cpusamples_looked(t, cpu_ns, 0);
+	}
 	__atomic_store_n(&t->waiting_since_ns, 0, __ATOMIC_RELAXED);
 	if (n->fn == fn) { /* else its frame could not be pushed: nowhere to put it */
 		pv_thread_settle_owed(t, n); /* the waiting function's (pv_thread_settle) */

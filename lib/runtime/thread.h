@@ -115,6 +115,11 @@ struct pv_thread {
 	clockid_t cpu_clock;
 	uint64_t began_ns;
 	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
+	/* Without a ring: the CPU its waits used, measured around them and
+	 * charged to the functions that waited; and as much as the looks have
+	 * left out of theirs so far (the sampler's). */
+	uint64_t waits_cpu_ns;
+	uint64_t waits_cpu_looked;
 	uint64_t owed_samples;   /* the samples owed_ns stands for */
 	uint64_t owed_timed_ns;  /* ... and what of it was timed (timedstart.h) */
 	uint64_t looks;          /* moved by the sampler's looks when it has no ring */

@@ -114,7 +114,7 @@ static void burst_then_wait(void)
 	enter(t, wait);
 	pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
 	sampled(1, IN_PROGRAM);
-	pv_sampler_blocked(t, wait, 7 * PERIOD);
+	pv_sampler_blocked(t, wait, 7 * PERIOD, 0);
 	sampled(1, IN_PROGRAM); /* as the wait is left: found by its exit hook */
 	leave(t, wait);
 	leave(t, WAIT_IO);
@@ -266,7 +266,7 @@ static void wait_open_at_a_dump(void)
 	tap_is(func(WAIT_IO)->self[0], PERIOD, "the CPU it owes: the waiting function's");
 	tap_ok(func(MAIN)->total[0] == blocked + PERIOD, "main's open total: both");
 	tap_ok(prof.sampling.blocked_ns == blocked, "the profile's blocked time has it");
-	pv_sampler_blocked(t, wait, 0);
+	pv_sampler_blocked(t, wait, 0, 0);
 	tap_is(t->waiting_since_ns, 0, "a wait that ends is no longer open");
 	leave(t, wait);
 	leave(t, WAIT_IO);
@@ -395,7 +395,7 @@ static void timed_wait(void)
 	fake_now_ns += 30; /* into the kernel */
 	off_cpu(2000000);
 	fake_now_ns += 20; /* out of it */
-	pv_sampler_blocked(t, wait, 2000050);
+	pv_sampler_blocked(t, wait, 2000050, 0);
 	leave(t, wait);
 	leave(t, WAIT_IO);
 	leave(t, MAIN);

@@ -157,8 +157,11 @@ static void test_before_the_hook(void)
 	tap_is(func(A)->self[0], 20, "A is charged from its hook on");
 }
 
-/* Found in a wait: the CPU since the last look ran before the wait, in the
- * function that waited; the wait's box holds the blocked time it is given. */
+/* Found in a wait, a look charges nothing: the CPU since the last look
+ * ran before the wait (a burst that ended in it) or in it, which the wait
+ * measures itself and charges to the function that waited. The next look
+ * that finds the thread running takes the rest, where it runs: bursts of
+ * B before each wait are B's, not the waiter's (the issue's event loop). */
 static void test_wait(void)
 {
 	struct pv_thread *t = new_thread();
@@ -166,17 +169,26 @@ static void test_wait(void)
 	enter(t, MAIN);
 	enter(t, A);
 	run_then_look(t, 10);
+	enter(t, B);
+	cpu += 40; /* B's burst, no look during it */
+	leave(t, B);
 	enter(t, wait);
 	pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
-	run_then_look(t, 3);
-	pv_sampler_blocked(t, wait, 5000);
+	cpu += 2; /* the wait's own CPU */
+	run_then_look(t, 0);
+	tap_is(t->owed_ns, 0, "a look that finds the thread in a wait charges nothing");
+	pv_sampler_blocked(t, wait, 5000, 2); /* blocked 5000, 2 of CPU measured around it */
 	leave(t, wait);
+	enter(t, B);
+	run_then_look(t, 8);
+	leave(t, B);
 	leave(t, A);
 	leave(t, MAIN);
 	merge(t);
-	tap_is(func(A)->self[0], 13, "the waiting function gets the CPU found in its wait");
+	tap_is(func(A)->self[0], 12, "the waiting function: its look's 10, and the wait's CPU");
+	tap_is(func(B)->self[0], 48, "B: its burst before the wait, found by the next look in B");
 	tap_is(func(wait)->self[0], 5000, "the wait gets its blocked time");
-	tap_is(func(A)->total[0], 5013, "both in the waiting function's total");
+	tap_is(func(A)->total[0], 5060, "all of it in the waiting function's total, once");
 	tap_is(prof.sampling.blocked_ns, 5000, "the profile's blocked time");
 }
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "runtime/cpusamples.h"
 #include "runtime/runtime.h"
 #include "runtime/sampler.h"
 #include "runtime/waits.h"
@@ -33,36 +34,59 @@
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
 
-/* Enter the wait's pseudo-function if this thread is profiling: when it
- * began (CLOCK_MONOTONIC ns) in a sampled run, whose hooks read no clock;
- * 1 in any other run; 0 if the thread is not profiling. */
-static uint64_t wait_begins(enum pv_wait w)
+/* When a wait began: CLOCK_MONOTONIC ns in a sampled run, whose hooks read
+ * no clock (1 in any other run; 0 if the thread is not profiling), and the
+ * thread's CPU clock where it has no ring (else 0): the sampler's looks
+ * cannot tell a wait's CPU from the burst before it, so the wait measures
+ * it, at two system calls beside its own. */
+struct wait_start {
+	uint64_t began, cpu;
+};
+
+static uint64_t thread_cpu_now(void)
 {
-	if (!pv_mode_is_profiling(pv_self->mode))
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
 		return 0;
-	__cyg_profile_func_enter((void *)&pv_wait_markers[w], NULL);
-	if (!pv_runtime_sampled())
-		return 1;
-	pv_sampler_waiting(pv_self, &pv_wait_markers[w]);
-	return pv_monotonic_ns();
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Leave it; the hooks keep the wait's errno (and so does the clock). */
-static void wait_ends(uint64_t began, enum pv_wait w)
+/* Enter the wait's pseudo-function if this thread is profiling. */
+static struct wait_start wait_begins(enum pv_wait w)
 {
-	if (!began)
+	struct wait_start s = { 0, 0 };
+	if (!pv_mode_is_profiling(pv_self->mode))
+		return s;
+	__cyg_profile_func_enter((void *)&pv_wait_markers[w], NULL);
+	s.began = 1;
+	if (!pv_runtime_sampled())
+		return s;
+	pv_sampler_waiting(pv_self, &pv_wait_markers[w]);
+	if (!pv_cpusamples_from_ring(pv_self))
+		s.cpu = thread_cpu_now();
+	s.began = pv_monotonic_ns();
+	return s;
+}
+
+/* Leave it; the hooks keep the wait's errno (and so do the clocks). */
+static void wait_ends(struct wait_start s, enum pv_wait w)
+{
+	if (!s.began)
 		return;
 	const void *fn = &pv_wait_markers[w];
 	struct pv_thread *t = pv_self;
-	if (pv_runtime_sampled() && began > 1 && pv_thread_has_state(t))
-		pv_sampler_blocked(t, fn, pv_monotonic_ns() - began);
+	if (pv_runtime_sampled() && s.began > 1 && pv_thread_has_state(t)) {
+		uint64_t blocked = pv_monotonic_ns() - s.began;
+		uint64_t cpu = s.cpu ? thread_cpu_now() : 0;
+		pv_sampler_blocked(t, fn, blocked, cpu > s.cpu ? cpu - s.cpu : 0);
+	}
 	__cyg_profile_func_exit((void *)fn, NULL);
 }
 
 /* The body of a wrapper: libc's name(args) between the wait's hooks. */
 #define WAITING(ret_type, type, name, ...)                                  \
 	do {                                                                \
-		uint64_t began = wait_begins(PV_WAIT_##name);               \
+		struct wait_start began = wait_begins(PV_WAIT_##name);      \
 		ret_type waited = PV_NEXT(type, name)(__VA_ARGS__);         \
 		wait_ends(began, PV_WAIT_##name);                           \
 		return waited;                                              \
