@@ -54,6 +54,23 @@ static double share(uint64_t part, uint64_t whole)
 #define PV_DOT_WAIT_FILL "#b0b0b0"
 #define PV_DOT_WAIT_LINE "#808080"
 
+/* A sampled run with no time in it at all (a run of a few milliseconds
+ * whose threads had no ring, and no look found them running): its boxes
+ * and arcs are weighed by their calls, against the most any function made,
+ * and the caption says so. */
+static int weighed_by_calls(const struct pv_report *r)
+{
+	return pv_sampled(r, 0) && r->run_total[0] == 0;
+}
+
+static uint64_t most_calls(const struct pv_report *r)
+{
+	uint64_t most = 0;
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		most = r->funcs[i].calls > most ? r->funcs[i].calls : most;
+	return most;
+}
+
 static int wait_apart(const struct pv_report *r, int func)
 {
 	return func >= 0 && r->waits_apart && r->funcs[func].kind == PV_FUNC_WAIT;
@@ -254,6 +271,8 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	fputs(r->waits_apart ? "\\lwork: " : "\\ltotal: ", out);
 	pv_dot_amount(out, r->run_total[0], &r->events[0]);
 	fprintf(out, " over %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
+	if (weighed_by_calls(r))
+		fputs("\\lno time was sampled or timed: boxes and arcs weighed by their calls", out);
 	if (r->waits_apart) {
 		fputs("; blocked in libc's waits, apart (grey): ", out);
 		pv_dot_amount(out, r->waited[0], &r->events[0]);
@@ -421,7 +440,11 @@ static void write_function_node(FILE *out, const struct pv_report *r, const stru
 				int ambiguous, const struct pv_host *host)
 {
 	char hex[8];
-	node_colour(share(r->colour_by_self ? f->self[0] : f->total[0], r->run_total[0]), hex);
+	if (weighed_by_calls(r))
+		node_colour(share(f->calls, most_calls(r)), hex);
+	else
+		node_colour(share(r->colour_by_self ? f->self[0] : f->total[0], r->run_total[0]),
+			    hex);
 	if (wait_apart(r, f->id))
 		strcpy(hex, PV_DOT_WAIT_FILL);
 	fprintf(out, "  f%d [label=\"", f->id);
@@ -471,7 +494,8 @@ static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc
 		return;
 	}
 	double of_run = share(a->total[0], r->run_total[0]);
-	node_colour(of_run, hex);
+	double weight = weighed_by_calls(r) ? share(a->calls, most_calls(r)) : of_run;
+	node_colour(weight, hex);
 	if (a->caller < 0)
 		fputs("  root -> ", out);
 	else
@@ -483,7 +507,7 @@ static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc
 			"in an activation of the callee: no total of its own\"];\n", hex, hex);
 		return;
 	}
-	double width = fmax(4 * of_run, 0.5);
+	double width = fmax(4 * weight, 0.5);
 	int has_caller = a->caller >= 0; /* not the program's own calls */
 	double of_caller = has_caller ? share(a->total[0], r->funcs[a->caller].total[0]) : 0;
 	/* Indented: graphviz sets edge labels flush against the line. */

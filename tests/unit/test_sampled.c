@@ -240,6 +240,25 @@ int main(void)
 	       "JSON: revision 5, event 0 sampled by the sampler");
 	free(json);
 
+	/* No time at all (a few milliseconds, no ring, no look that found the
+	 * threads running): the graph weighs its boxes and arcs by calls. */
+	for (unsigned i = 0; i < r.n_funcs; i++)
+		r.funcs[i].self[0] = r.funcs[i].total[0] = 0;
+	for (unsigned i = 0; i < r.n_arcs; i++)
+		r.arcs[i].total[0] = 0;
+	for (unsigned i = 0; i < r.n_paths; i++)
+		r.paths[i].self[0] = r.paths[i].raw_self[0] = r.paths[i].total[0] = 0;
+	r.run_total[0] = r.raw_run_total[0] = 0;
+	char *by_calls = render(pv_write_dot, &r);
+	tap_ok(by_calls && strstr(by_calls, "no time was sampled or timed: boxes and arcs weighed by their "
+				  "calls"), "no time: the caption says the graph is weighed by calls");
+	const char *at_work = by_calls ? strstr(by_calls, "[label=\"work\\n") : NULL;
+	const char *at_rare = by_calls ? strstr(by_calls, "[label=\"rare\\n") : NULL;
+	at_work = at_work ? strstr(at_work, "fillcolor=") : NULL;
+	at_rare = at_rare ? strstr(at_rare, "fillcolor=") : NULL;
+	tap_ok(at_work && at_rare && strncmp(at_work, at_rare, 20),
+	       "no time: work (20 calls) and rare (2) are coloured apart");
+	free(by_calls);
 	pv_report_free(&r);
 	pv_profile_clear(&p);
 	return tap_done();
