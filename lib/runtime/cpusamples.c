@@ -15,6 +15,7 @@
  * number (a fresh ring's 0, the looks' 0), and charges what it owes. */
 void pv_cpusamples_init(struct pv_thread *t)
 {
+	pv_timed_start_init(&t->timed);
 	t->looks = 1;
 	t->news_seen = 1;
 	__atomic_store_n(&t->news, &t->looks, __ATOMIC_RELEASE);

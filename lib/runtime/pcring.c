@@ -442,6 +442,17 @@ void pv_pcring_count(struct pv_pcring *r, struct pv_pcring_news *n, struct pv_pc
 	__atomic_store_n(&r->counted, at, __ATOMIC_RELEASE);
 }
 
+int pv_pcring_full(const struct pv_pcring *r)
+{
+	if (!r->map)
+		return 0;
+	const struct perf_event_mmap_page *p = r->map;
+	uint64_t head = __atomic_load_n(&p->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = __atomic_load_n(&p->data_tail, __ATOMIC_RELAXED);
+	/* Room for less than a sample and the lost record before it. */
+	return r->data_size - (head - tail) < sizeof(struct sample_record) + sizeof(struct lost_record);
+}
+
 void pv_pcring_peek(const struct pv_pcring *r, struct pv_pcring_news *n)
 {
 	if (!r->map)

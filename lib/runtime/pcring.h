@@ -157,6 +157,10 @@ static inline const uint64_t *pv_pcring_head(const struct pv_pcring *r)
  * r (its thread as it opens it, or the drains' lock). */
 void pv_pcring_start_count(struct pv_pcring *r);
 
+/* Is r (nearly) full? The kernel then drops what does not fit, and says so
+ * only once there is room again. */
+int pv_pcring_full(const struct pv_pcring *r);
+
 /* On r's own thread: count the records written since the last count into
  * n (added to it), and the switches among them into off (NULL: passed
  * over), and move `counted` past them. Nothing is given back to the

@@ -9,36 +9,41 @@ static uint64_t monotonic_ns(void)
 	return pv_monotonic_ns();
 }
 
+void pv_timed_start_init(struct pv_timed_start *ts)
+{
+	*ts = (struct pv_timed_start){ .wall = monotonic_ns };
+}
+
 void pv_timed_start_begin(struct pv_thread *t)
 {
 	struct pv_timed_start *ts = &t->timed;
+	ts->ns = ts->sections = 0; /* a fork's child's: none of its parent's */
+	ts->off = (struct pv_pcring_offcpu){ 0 };
 	if (!__atomic_load_n(&t->pcring.switches_on, __ATOMIC_ACQUIRE))
 		return;
-	if (!ts->wall)
-		ts->wall = monotonic_ns;
-	ts->ns = ts->sections = 0;
-	ts->off = (struct pv_pcring_offcpu){ 0 };
-	__atomic_store_n(&ts->resumed_ns, ts->wall(), __ATOMIC_RELAXED);
+	ts->began_ns = ts->wall();
+	__atomic_store_n(&ts->resumed_ns, ts->began_ns, __ATOMIC_RELAXED);
 	/* Before the ring's word is published (pv_cpusamples_attach). */
 	__atomic_store_n(&ts->on, 1, __ATOMIC_RELEASE);
 }
 
-/* Samples take over from now: each is weighed from the thread's CPU clock
- * now, which is the last sample's plus the time on the CPU since; with no
- * sample yet, the clock the ring started from plus all that was timed. */
-static void hand_over(struct pv_thread *t, uint64_t now)
+/* The thread's CPU clock at `at` (the event's count, as its samples carry
+ * it): the last sample's, plus the time on the CPU since; with no sample
+ * yet, the clock the ring started from plus all that was timed. */
+static uint64_t cpu_clock_at(const struct pv_thread *t, uint64_t at)
 {
-	struct pv_timed_start *ts = &t->timed;
-	struct pv_pcring *r = &t->pcring;
-	const struct pv_pcring_offcpu *o = &ts->off;
-	if (o->sample_ns && now > o->sample_ns) {
-		uint64_t wall = now - o->sample_ns;
-		uint64_t on_cpu = wall > o->off_since_sample_ns ? wall - o->off_since_sample_ns : 0;
-		r->counted_cpu_ns = o->sample_cpu_ns + on_cpu;
-	} else if (!o->sample_ns) {
-		r->counted_cpu_ns += ts->ns;
-	}
-	__atomic_store_n(&ts->on, 0, __ATOMIC_RELAXED);
+	const struct pv_pcring_offcpu *o = &t->timed.off;
+	if (!o->sample_ns)
+		return t->pcring.counted_cpu_ns + t->timed.ns;
+	uint64_t wall = at > o->sample_ns ? at - o->sample_ns : 0;
+	return o->sample_cpu_ns + (wall > o->off_since_sample_ns ? wall - o->off_since_sample_ns : 0);
+}
+
+/* Samples take over: each is weighed from the thread's CPU clock at cpu. */
+static void hand_over(struct pv_thread *t, uint64_t cpu)
+{
+	t->pcring.counted_cpu_ns = cpu;
+	__atomic_store_n(&t->timed.on, 0, __ATOMIC_RELAXED);
 }
 
 uint64_t pv_timed_start_count(struct pv_thread *t, struct pv_pcring_news *n)
@@ -47,18 +52,31 @@ uint64_t pv_timed_start_count(struct pv_thread *t, struct pv_pcring_news *n)
 	uint64_t now = ts->wall();
 	uint64_t resumed = __atomic_load_n(&ts->resumed_ns, __ATOMIC_RELAXED);
 	int switches_on = __atomic_load_n(&t->pcring.switches_on, __ATOMIC_ACQUIRE);
+	uint64_t cpu_resumed = cpu_clock_at(t, resumed);
 	ts->off.from_ns = resumed;
 	ts->off.to_ns = now;
 	ts->off.off_ns = 0;
 	pv_pcring_count(&t->pcring, n, &ts->off);
+	__atomic_store_n(&ts->resumed_ns, now, __ATOMIC_RELAXED); /* a section without an end */
+	ts->sections++;
+	/* Switch records may be missing from the span: some were lost, or
+	 * will be (the ring is full: the kernel says so only once there is
+	 * room), or are no longer written, or a switch out has no switch back
+	 * in. Its wall time could then be time off the CPU: the samples say
+	 * what it used up to the last one, and the next sample carries the
+	 * rest, as after a loss. */
+	if (n->lost || pv_pcring_full(&t->pcring) || !switches_on || ts->off.switched_out_ns) {
+		uint64_t sampled = ts->off.sample_ns > resumed ? ts->off.sample_cpu_ns : 0;
+		uint64_t cpu = sampled > cpu_resumed ? sampled - cpu_resumed : 0;
+		__atomic_store_n(&ts->ns, ts->ns + cpu, __ATOMIC_RELAXED);
+		hand_over(t, cpu_resumed + cpu);
+		return cpu;
+	}
 	uint64_t wall = now > resumed ? now - resumed : 0;
 	uint64_t cpu = wall > ts->off.off_ns ? wall - ts->off.off_ns : 0;
 	__atomic_store_n(&ts->ns, ts->ns + cpu, __ATOMIC_RELAXED); /* a dump reads it */
-	ts->sections++;
-	__atomic_store_n(&ts->resumed_ns, now, __ATOMIC_RELAXED); /* a section without an end */
-	if (ts->ns >= PV_TIMED_START_NS || ts->sections >= PV_TIMED_START_SECTIONS || n->lost ||
-	    !switches_on)
-		hand_over(t, now);
+	if (ts->ns >= PV_TIMED_START_NS || ts->sections >= PV_TIMED_START_SECTIONS)
+		hand_over(t, cpu_clock_at(t, now));
 	return cpu;
 }
 

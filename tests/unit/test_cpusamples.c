@@ -432,19 +432,40 @@ static void timed_then_sampled(void)
 }
 
 /* Without the switches a time off the CPU cannot be told from work: a
- * record lost, or the switches no longer written, end the timing. */
+ * record lost, a full ring, a switch out with no switch back in, or the
+ * switches no longer written end the timing, and the span they spoil is
+ * what its samples say, to the last one; the next sample carries the rest. */
 static void timed_ends_early(void)
 {
 	struct pv_thread *t = timed_thread();
 	enter(t, MAIN);
-	dropped(3);
 	fake_now_ns += 100;
+	put_sample_at(&ring, IN_PROGRAM, 80); /* 80 ns of CPU since the ring began */
+	fake_publish(&ring);
+	dropped(3);
+	fake_now_ns += 5000000; /* blocked, maybe: its switches were lost */
 	enter(t, WORK);
 	tap_ok(!pv_timed_start_on(&t->timed), "a lost record ends the timing");
+	put_sample_at(&ring, IN_PROGRAM, 80 + 1000);
+	fake_publish(&ring);
 	leave(t, WORK);
 	leave(t, MAIN);
 	merge(t);
-	tap_is(func(MAIN)->self[0], 100, "... what came before it timed");
+	tap_is(func(MAIN)->self[0], 80, "... the spoilt span: its CPU to its last sample");
+	tap_is(func(WORK)->self[0], 1000, "... the rest the next sample's, weighed from there");
+
+	t = timed_thread();
+	enter(t, MAIN);
+	fake_now_ns += 100;
+	put_switch(&ring, 1); /* out, and the switches closed before it came back */
+	fake_publish(&ring);
+	fake_now_ns += 5000000;
+	enter(t, WORK);
+	tap_ok(!pv_timed_start_on(&t->timed), "a switch out with no switch in ends it");
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 0, "... and its span, no sample in it, charges nothing");
 
 	t = timed_thread();
 	enter(t, MAIN);

@@ -384,6 +384,25 @@ static void switches(void)
 	free(f.page);
 }
 
+/* Full: the kernel drops what does not fit, and says so only later. */
+static void full(void)
+{
+	struct fake f;
+	fake_open(&f, 1, 0);
+	size_t size = (size_t)f.page->data_size;
+	while (f.page->data_head + 32 * 3 <= size) {
+		put_sample(&f, 0x401000);
+		fake_publish(&f);
+	}
+	tap_ok(!pv_pcring_full(&f.r), "room for a lost record and a sample: not full");
+	put_sample(&f, 0x401000);
+	fake_publish(&f);
+	tap_ok(pv_pcring_full(&f.r), "room for less: full");
+	f.page->data_tail += 64; /* a drain gave some back */
+	tap_ok(!pv_pcring_full(&f.r), "given back: not full");
+	free(f.page);
+}
+
 int main(void)
 {
 	samples_in_order();
@@ -391,6 +410,7 @@ int main(void)
 	lost_and_others();
 	counted_by_its_thread();
 	switches();
+	full();
 	garbage();
 	layouts();
 	real_event();
