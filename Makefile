@@ -254,9 +254,10 @@ $(WRAPPERS:%.c=build/san-thread/%.o): NOT_HERE := -fsanitize=thread
 build/san-thread/lib/runtime/sampler.o: NOT_HERE := -fsanitize=thread
 build/san-address/lib/runtime/sampler.o: NOT_HERE := $(SAN_san-address)
 # What the sampler's thread calls of the rings' and the threads' (a ring's
-# attaching to its thread, cpusamples.c; its timing begun, timedstart.c)
+# attaching to its thread, cpusamples.c; its timing begun, timedstart.c;
+# a sample's cost measured, samplecost.c)
 # likewise.
-SAMPLER_SIDE := pcring hotpcs cpusamples timedstart
+SAMPLER_SIDE := pcring hotpcs cpusamples timedstart samplecost
 $(SAMPLER_SIDE:%=build/san-thread/lib/runtime/%.o): NOT_HERE := -fsanitize=thread
 $(SAMPLER_SIDE:%=build/san-address/lib/runtime/%.o): NOT_HERE := $(SAN_san-address)
 

@@ -13,7 +13,7 @@ import harness as h
 
 t = h.Tap()
 prog = h.build("busy_for", flags=h.NO_INLINE)
-NOTICE = "time sampled at 1000 Hz; writing prof.json"
+NOTICE = "time sampled; writing prof.json"
 
 
 def wrapper_script(workdir):

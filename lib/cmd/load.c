@@ -376,6 +376,7 @@ static void read_sampling(struct reader *rd, json_t *root, struct pv_report *r)
 	out->sampler_ns = count_or(rd, s, "sampler_ns", "sampling");
 	out->timed_ns = count_or(rd, s, "timed_ns", "sampling");
 	out->timed_start_ns = count_or(rd, s, "timed_start_ns", "sampling");
+	out->sample_cost_ns = count_or(rd, s, "sample_cost_ns", "sampling");
 }
 
 static void read_processes(struct reader *rd, json_t *root, struct pv_loaded *l)

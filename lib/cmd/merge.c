@@ -25,7 +25,9 @@ static const char usage[] =
 	"the same events, in the same order, in the same units.\n"
 	"The merged profile lists the processes that went into it (\"processes\");\n"
 	"its program and pid are the first profile's, its wall time the longest.\n"
-	"Sampled time adds its samples, and the runs' sampling figures.\n"
+	"Sampled time adds its samples, whatever rate each run had (each sample\n"
+	"stands for the CPU time it carries), and the runs' sampling figures, the\n"
+	"first one's rate.\n"
 	"  -o, --output OUT  write there (atomically), in the format its extension\n"
 	"                    asks for (.json to work on it further); required\n";
 
@@ -49,7 +51,6 @@ struct merged {
 	struct func_entry *func_table;
 	struct pv_pair *arc_table, *path_table;
 	int mixed_compensation;
-	int mixed_rates; /* sampled at different rates: their samples weigh differently */
 	int with_paths, without_paths; /* inputs with call paths, and without */
 };
 
@@ -323,8 +324,8 @@ static void merge_run(struct merged *m, const struct pv_report *in, int first)
 	r->stray_exits += in->stray_exits;
 	r->resyncs += in->resyncs;
 	pv_losses_add(&r->losses, &in->losses);
-	if (!first && in->sampling.rate_hz != r->sampling.rate_hz)
-		m->mixed_rates = 1;
+	/* Runs sampled at different rates (each at what a sample cost it)
+	 * add up: each sample carries the CPU time it stands for. */
 	pv_sampling_add(&r->sampling, &in->sampling);
 	r->lost_records += in->lost_records;
 	if (in->wall_seconds > r->wall_seconds)
@@ -419,10 +420,6 @@ int pv_cmd_merge(int argc, char **argv)
 		fprintf(stderr, "profviz merge: warning: some profiles had the hooks' own cost "
 			"taken out and some not; their figures are summed as they are, and the "
 			"merge says it is not compensated\n");
-	if (m.mixed_rates)
-		fprintf(stderr, "profviz merge: warning: the profiles' time was sampled at "
-			"different rates; their samples are summed as they are, and the merge "
-			"says the first one's rate (%g Hz)\n", m.r.sampling.rate_hz);
 	if (m.with_paths && m.without_paths)
 		fprintf(stderr, "profviz merge: warning: %d of the profiles have no call paths "
 			"(written before JSON revision 2): the merged paths leave them out\n",

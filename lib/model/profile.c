@@ -50,6 +50,8 @@ void pv_sampling_add(struct pv_sampling *dst, const struct pv_sampling *src)
 	dst->timed_ns += src->timed_ns;
 	if (!dst->timed_start_ns)
 		dst->timed_start_ns = src->timed_start_ns;
+	if (!dst->sample_cost_ns)
+		dst->sample_cost_ns = src->sample_cost_ns;
 	dst->sampler_ns += src->sampler_ns;
 }
 

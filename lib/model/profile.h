@@ -104,6 +104,7 @@ struct pv_sampling {
 	uint64_t blocked_ns;   /* time blocked in libc's waits, measured around them */
 	uint64_t timed_ns;     /* CPU time timed at the hooks instead (timedstart.h) */
 	uint64_t timed_start_ns; /* ... at most this much of each thread's first CPU */
+	uint64_t sample_cost_ns; /* a sample's cost, which set rate_hz; 0: not measured */
 	uint64_t sampler_ns;   /* the sampler thread's own CPU time */
 };
 

@@ -170,7 +170,7 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 	if (!pv_sampled(r, e))
 		return 0;
 	const struct pv_sampling *s = &r->sampling;
-	char n[32], rate[96] = "", dropped[64] = "", blocked[96] = "", timed[160] = "";
+	char n[32], rate[160] = "", dropped[64] = "", blocked[96] = "", timed[160] = "";
 	thousands(pv_samples_in(r), n, sizeof(n));
 	/* The rate asked, and the rate the run got: samples over the threads'
 	 * CPU time that was not timed (fewer where rings came late or the
@@ -182,9 +182,12 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 	if (cpu >= 0.01 && !r->view) /* over less, the rate got says little */
 		thousands((uint64_t)((double)(s->samples + s->own_samples) / cpu + 0.5), got,
 			  sizeof(got));
+	char cost[64] = "";
+	if (s->sample_cost_ns) /* what set the rate (samplecost.h) */
+		snprintf(cost, sizeof(cost), ", for a sample's cost of %.1f us", 1e-3 * (double)s->sample_cost_ns);
 	if (s->rate_hz > 0)
-		snprintf(rate, sizeof(rate), " at %.0f Hz%s%s%s", s->rate_hz, got[0] ? " (got " : "",
-			 got, got[0] ? " a CPU-second)" : "");
+		snprintf(rate, sizeof(rate), " at %.0f Hz%s%s%s%s", s->rate_hz, cost,
+			 got[0] ? " (got " : "", got, got[0] ? " a CPU-second)" : "");
 	if (s->samples + s->own_samples)
 		snprintf(dropped, sizeof(dropped), "; %.1f%% dropped as profviz's own",
 			 100.0 * (double)s->own_samples / (double)(s->samples + s->own_samples));

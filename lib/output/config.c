@@ -71,10 +71,11 @@ static int parse_either(const char *name, const char *value, const char *fallbac
 }
 
 /* PROFVIZ_RATE: samples per second of a thread's CPU time, from PV_MIN_RATE_HZ to PV_MAX_RATE_HZ;
- * "1k", "4k" say thousands. */
-static unsigned parse_rate(const char *value)
+ * "1k", "4k" say thousands. *forced: a rate was given and taken. */
+static unsigned parse_rate(const char *value, int *forced)
 {
 	static const char name[] = "PROFVIZ_RATE";
+	*forced = 0;
 	if (!value || !*value)
 		return PV_DEFAULT_RATE_HZ;
 	char *end;
@@ -84,10 +85,11 @@ static unsigned parse_rate(const char *value)
 		v *= 1000, end++;
 	if (end == value || *end || errno || !isfinite(v) || v < PV_MIN_RATE_HZ ||
 	    v > PV_MAX_RATE_HZ) {
-		pv_log("%s='%s' is not a rate from %d to %d (per second); using %d", name, value,
-		       PV_MIN_RATE_HZ, PV_MAX_RATE_HZ, PV_DEFAULT_RATE_HZ);
+		pv_log("%s='%s' is not a rate from %d to %d (per second); using the rate a "
+		       "sample's cost allows", name, value, PV_MIN_RATE_HZ, PV_MAX_RATE_HZ);
 		return PV_DEFAULT_RATE_HZ;
 	}
+	*forced = 1;
 	return (unsigned)v;
 }
 
@@ -194,7 +196,7 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 				   "a number of boxes", PV_DEFAULT_MAX_NODES);
 	/* PROFVIZ_TIME: sampled, or read per call by the hooks. */
 	c->time_from_hooks = parse_either("PROFVIZ_TIME", get("PROFVIZ_TIME"), "sampled", "hooks");
-	c->rate_hz = parse_rate(get("PROFVIZ_RATE"));
+	c->rate_hz = parse_rate(get("PROFVIZ_RATE"), &c->rate_forced);
 	/* PROFVIZ_INLINED: a body the compiler inlined counted in its host,
 	 * or each a function of its own. */
 	c->inlined_as_frames = parse_either("PROFVIZ_INLINED", get("PROFVIZ_INLINED"), "host",

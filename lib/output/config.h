@@ -31,6 +31,7 @@ struct pv_config {
 	int time_from_hooks;        /* PROFVIZ_TIME=hooks: time read per call, no sampler */
 	int inlined_as_frames;      /* PROFVIZ_INLINED=frames: inlined bodies pushed as calls */
 	unsigned rate_hz;           /* PROFVIZ_RATE: samples per second of CPU */
+	int rate_forced;            /* ... given: else a sample's cost sets the rate */
 	int waits_inside;           /* PROFVIZ_WAITS=in: the graph's shares hold the waits */
 };
 

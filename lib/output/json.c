@@ -118,6 +118,8 @@ static void write_sampling(FILE *out, const struct pv_sampling *s)
 	if (s->timed_start_ns)
 		fprintf(out, ",\"timed_ns\":%" PRIu64 ",\"timed_start_ns\":%" PRIu64, s->timed_ns,
 			s->timed_start_ns);
+	if (s->sample_cost_ns) /* the rate was set by it (samplecost.h) */
+		fprintf(out, ",\"sample_cost_ns\":%" PRIu64, s->sample_cost_ns);
 	fputc('}', out);
 }
 

@@ -23,7 +23,8 @@ const struct pv_variable pv_variables[] = {
 	{ "PROFVIZ_RATE",
 	  "CPU samples per second of each thread's CPU time, " NUMBER(PV_MIN_RATE_HZ) " to "
 	  NUMBER(PV_MAX_RATE_HZ) " (4k for 4000)",
-	  NUMBER(PV_DEFAULT_RATE_HZ) },
+	  "what 3% of the CPU buys at a sample's cost, 250 to 2000 (" NUMBER(PV_DEFAULT_RATE_HZ)
+	  " unmeasured)" },
 	{ "PROFVIZ_INLINED",
 	  "host: a body the compiler inlined is counted as an inlined call, and its time is its "
 	  "host's; frames: each inlined body is a function of its own",

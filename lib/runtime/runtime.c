@@ -251,7 +251,8 @@ static void start_sampler(void)
 	pv_hotpcs_own_text(&lo, &hi);
 	pv_hotpcs_init(&pv_hotpcs, lo, hi);
 	if (pv_sampler_start(&pv_sampler, &pv_lock, &pv_live, &pv_hotpcs, pv_config.rate_hz,
-			     ring_period_ns(), sampler_first, why, sizeof(why)) < 0)
+			     pv_config.rate_forced, ring_period_ns(), sampler_first, why,
+			     sizeof(why)) < 0)
 		pv_log("%s: times are not sampled", why);
 }
 
@@ -681,8 +682,10 @@ static void pv_init(void)
 	if (defaulted && !pv_time_sampled)
 		pv_events_parse("cycles", PV_SYSFS_ROOT, &pv_events);
 	char summary[512] = "";
-	if (pv_time_sampled)
+	if (pv_time_sampled && pv_config.rate_forced)
 		snprintf(summary, sizeof(summary), "time sampled at %u Hz", pv_config.rate_hz);
+	else if (pv_time_sampled) /* at the rate a sample's cost allows (samplecost.h) */
+		snprintf(summary, sizeof(summary), "time sampled");
 	if (!pv_time_sampled || !defaulted) {
 		sigset_t fds_mask; /* it opens each event once, and closes it */
 		int excluded = pv_fds_runtime_begins(1, &fds_mask);

@@ -20,6 +20,7 @@
 #include "base/sysraw.h"
 #include "runtime/cpusamples.h"
 #include "runtime/ownthread.h"
+#include "runtime/samplecost.h"
 
 /*
  * The sampler's thread is made with clone(2), not pthread_create: glibc
@@ -110,6 +111,7 @@ void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out)
 {
 	*out = s->account;
 	out->rate_hz = s->rate_hz;
+	out->sample_cost_ns = s->sample_cost_ns;
 	out->timed_start_ns = PV_TIMED_START_NS; /* what the caption says was timed */
 	out->wall_seconds = s->started ? (double)(pv_monotonic_ns() - s->began_ns) * 1e-9 : 0;
 }
@@ -174,7 +176,10 @@ static void turn_rings(struct pv_sampler *s, uint64_t *random)
 	for (struct pv_thread *t = *s->live; t; t = t->next)
 		if (t->pcring.has_event_fd)
 			pv_pcring_period(t->pcring.event_fd,
-					 pv_sampler_jitter(s->pc_period_ns, random));
+					 pv_sampler_jitter(pv_timed_start_on(&t->timed)
+								   ? s->timed_period_ns
+								   : s->pc_period_ns,
+							   random));
 }
 
 static struct timespec timespec_of(uint64_t ns)
@@ -213,12 +218,25 @@ static void open_ring(struct pv_sampler *s, struct pv_thread *t)
 	if (t->pcring.map || t->pcring.refused)
 		return;
 	int keep = s->fds_kept < PV_SAMPLER_FDS;
+	/* While the thread is timed, its ring keeps the rate the sampler
+	 * started at: the switches it needs must not be lost among samples in
+	 * a call long enough to fill it (turn_rings). Sized for a second at
+	 * the most it may come to (samplecost.h). */
+	uint64_t shortest = s->pc_period_ns < s->timed_period_ns ? s->pc_period_ns
+								  : s->timed_period_ns;
+	if (!s->rate_forced && shortest > 1000000000u / PV_AUTO_RATE_MAX_HZ)
+		shortest = 1000000000u / PV_AUTO_RATE_MAX_HZ;
+	unsigned pages = pv_pcring_pages(shortest, PV_RING_HOLDS_NS);
 	/* Its switches too, for its timed start (timedstart.h), while their
 	 * descriptor has room beside the ring's. */
 	int switches = s->fds_kept + 2 <= PV_SAMPLER_FDS;
-	int err = pv_pcring_open_thread(&t->pcring, t->tid, s->pc_period_ns,
-					pv_pcring_pages(s->pc_period_ns, PV_RING_HOLDS_NS), keep,
-					switches);
+	uint64_t period = switches ? s->timed_period_ns : s->pc_period_ns;
+	int err = pv_pcring_open_thread(&t->pcring, t->tid, period, pages, keep, switches);
+	/* Over the locked-memory limits (an unprivileged user's many threads):
+	 * a smaller ring, which holds less than a second. */
+	while (err == -EPERM && pages > 1)
+		err = pv_pcring_open_thread(&t->pcring, t->tid, period, pages /= 2, keep,
+					    switches);
 	s->fds_kept += (unsigned)t->pcring.has_event_fd + (unsigned)t->pcring.has_switch_fd;
 	if (err < 0) {
 		t->pcring.refused = 1;
@@ -272,12 +290,53 @@ static void wait_until(struct pv_sampler *s, const struct timespec *at, int open
 	}
 }
 
+/* More than one CPU for this process: the cost's measurement spins on one
+ * the program's threads need not share. */
+static int spare_cpu(void)
+{
+	unsigned long mask[16];
+	long n = syscall(SYS_sched_getaffinity, 0, sizeof(mask), mask);
+	int cpus = 0;
+	for (long i = 0; i < n / (long)sizeof(mask[0]); i++)
+		cpus += __builtin_popcountl(mask[i]);
+	return cpus > 1;
+}
+
+/* The rate a sample's cost allows, unless PROFVIZ_RATE forced one: measured
+ * once a process (a fork's child keeps it), where a CPU is spare, between
+ * rounds; a thread that starts meanwhile breaks it off (its ring is opened
+ * first), and it is tried again at a later round, a few times. The rings'
+ * periods follow at their next turn (turn_rings), and rings opened after
+ * are sized for the new rate. */
+#define PV_COST_TRIES 8
+
+static void choose_rate(struct pv_sampler *s, unsigned *tries)
+{
+	if (s->rate_forced || s->sample_cost_ns || *tries >= PV_COST_TRIES)
+		return;
+	if (!spare_cpu()) {
+		*tries = PV_COST_TRIES;
+		return;
+	}
+	++*tries;
+	uint64_t cost = pv_sample_cost_ns(&s->stopping, &s->newcomers);
+	if (!cost)
+		return;
+	unsigned hz = pv_rate_for_cost(cost, s->rate_hz);
+	pv_lock_take_bare(s->lock);
+	s->sample_cost_ns = cost;
+	s->rate_hz = hz;
+	s->pc_period_ns = 1000000000u / hz;
+	pv_lock_give_bare(s->lock);
+}
+
 static int sample(void *arg)
 {
 	struct pv_sampler *s = arg;
 	syscall(SYS_prctl, PR_SET_NAME, "profviz-sampler", 0, 0, 0); /* prctl() is a sanitizer's */
 	own_table(s);
 	int opens_rings = s->hot && s->pc_period_ns && s->table == 1;
+	unsigned cost_tries = 0;
 	uint64_t next = clock_ns(CLOCK_MONOTONIC);
 	uint64_t random = next | 1;
 	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -308,8 +367,9 @@ static int sample(void *arg)
 		for (struct pv_thread *t = *s->live; t; t = t->next) {
 			if (opens_rings)
 				open_ring(s, t);
-			if (!pv_timed_start_on(&t->timed))
-				end_switches(s, &t->pcring); /* timed no more */
+			if (!pv_timed_start_on(&t->timed) ||
+			    now - t->timed.began_ns > PV_TIMED_START_WALL_NS)
+				end_switches(s, &t->pcring); /* timed no more, or to end */
 			if (!pv_cpusamples_from_ring(t)) { /* else its ring has its time */
 				pv_sampler_look(&s->account, t, thread_cpu_ns(t));
 				pace = PV_PACE_LOOKS;
@@ -325,6 +385,8 @@ static int sample(void *arg)
 		}
 		s->account.sampler_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pv_lock_give_bare(s->lock);
+		if (opens_rings)
+			choose_rate(s, &cost_tries);
 	}
 	return 0;
 }
@@ -422,6 +484,12 @@ int pv_sampler_stop(struct pv_sampler *s)
 {
 	if (!s->started)
 		return 0;
+	/* The switches end with the thread's table: their threads stop timing
+	 * first (timedstart.h), lest a switch out lack its switch back in. */
+	pv_lock_take_bare(s->lock);
+	for (struct pv_thread *t = *s->live; t; t = t->next)
+		__atomic_store_n(&t->pcring.switches_on, 0, __ATOMIC_RELEASE);
+	pv_lock_give_bare(s->lock);
 	__atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->newcomers, 1, __ATOMIC_RELEASE);
 	pv_futex_wake(&s->newcomers, 1);
@@ -459,14 +527,15 @@ int pv_sampler_resume(struct pv_sampler *s, struct pv_thread *first, char *why,
 }
 
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
-		     struct pv_hotpcs *hot, unsigned rate_hz, uint64_t pc_period_ns,
+		     struct pv_hotpcs *hot, unsigned rate_hz, int rate_forced, uint64_t pc_period_ns,
 		     struct pv_thread *first, char *why, size_t why_size)
 {
 	memset(s, 0, sizeof(*s));
 	s->lock = lock;
 	s->live = live;
 	s->hot = hot;
-	s->pc_period_ns = pc_period_ns;
+	s->pc_period_ns = s->timed_period_ns = pc_period_ns;
+	s->rate_forced = rate_forced;
 	s->first = first;
 	s->rate_hz = rate_hz ? rate_hz : 1;
 	s->period_ns = 1000000000u / s->rate_hz;

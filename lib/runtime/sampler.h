@@ -68,6 +68,9 @@ struct pv_sampler {
 	struct pv_sampling account; /* under lock */
 	struct pv_hotpcs *hot;    /* the threads' PC rings drained here at each look, or NULL */
 	uint64_t pc_period_ns;    /* the rings' period, for those it opens */
+	uint64_t timed_period_ns; /* ... while their thread is timed: the rate it started at */
+	int rate_forced;          /* PROFVIZ_RATE: else the rate is set by a sample's cost */
+	uint64_t sample_cost_ns;  /* ... as measured (samplecost.h), 0 until then */
 	struct pv_thread *first;  /* the thread that starts it: its ring first */
 	int started;
 	/* Set by the sampler's thread as it starts, which its starter waits
@@ -95,7 +98,7 @@ static inline int pv_sampler_opens_rings(const struct pv_sampler *s)
  * returns. Returns once the thread has started: 0, or -1 with a reason in
  * why. */
 int pv_sampler_start(struct pv_sampler *s, struct pv_lock *lock, struct pv_thread **live,
-		     struct pv_hotpcs *hot, unsigned rate_hz, uint64_t pc_period_ns,
+		     struct pv_hotpcs *hot, unsigned rate_hz, int rate_forced, uint64_t pc_period_ns,
 		     struct pv_thread *first, char *why, size_t why_size);
 
 /* In a fork child (the sampler thread is not there): start again, with an

@@ -167,7 +167,8 @@ int main(void)
 	tap_ok(c.quiet && n_messages == 0, "quiet set");
 
 	load(0, NULL, NULL);
-	tap_ok(!c.time_from_hooks && c.rate_hz == 1000, "time sampled by default, 1000 looks a second");
+	tap_ok(!c.time_from_hooks && c.rate_hz == 1000 && !c.rate_forced,
+	       "time sampled by default, at the rate a sample's cost allows (1000 until measured)");
 	load(0, "PROFVIZ_TIME", "hooks");
 	tap_ok(c.time_from_hooks && n_messages == 0, "PROFVIZ_TIME=hooks");
 	load(0, "PROFVIZ_TIME", "sampled");
@@ -178,7 +179,7 @@ int main(void)
 	two_ways("PROFVIZ_INLINED", "host", "frames", "frame", &c.inlined_as_frames);
 	two_ways("PROFVIZ_WAITS", "apart", "in", "inside", &c.waits_inside);
 	load(0, "PROFVIZ_RATE", "4k");
-	tap_ok(c.rate_hz == 4000 && n_messages == 0, "PROFVIZ_RATE=4k: 4000");
+	tap_ok(c.rate_hz == 4000 && c.rate_forced && n_messages == 0, "PROFVIZ_RATE=4k: 4000, forced");
 	load(0, "PROFVIZ_RATE", "250");
 	tap_ok(c.rate_hz == 250 && n_messages == 0, "PROFVIZ_RATE=250");
 	const char *bad_rate[] = { "fast", "0", "9", "20001", "1e9", "", "-100", "100x", "nan" };
@@ -186,15 +187,16 @@ int main(void)
 		char want_rate[256];
 		snprintf(want_rate, sizeof(want_rate),
 			 "profviz: PROFVIZ_RATE='%s' is not a rate from 10 to 20000 (per second); "
-			 "using 1000",
+			 "using the rate a sample's cost allows",
 			 bad_rate[i]);
 		if (!bad_rate[i][0]) {
 			load(0, "PROFVIZ_RATE", "");
-			tap_ok(n_messages == 0 && c.rate_hz == 1000, "PROFVIZ_RATE='': the default");
+			tap_ok(n_messages == 0 && c.rate_hz == 1000 && !c.rate_forced,
+			       "PROFVIZ_RATE='': the default");
 			continue;
 		}
 		expect_message("PROFVIZ_RATE", bad_rate[i], want_rate);
-		tap_ok(c.rate_hz == 1000, "... and 1000 used");
+		tap_ok(c.rate_hz == 1000 && !c.rate_forced, "... and the default used");
 	}
 
 	expect_message("PROFVIZ_QUIET", "yes", "profviz: PROFVIZ_QUIET='yes' is not 0 or 1; using 0");

@@ -15,6 +15,7 @@
 #include "runtime/guard.h"
 #include "runtime/handover.h"
 #include "runtime/hooks.h"
+#include "runtime/samplecost.h"
 #include "runtime/sampler.h"
 #include "runtime/waits.h"
 #include "hookscript.h"
@@ -231,8 +232,26 @@ static void test_pace(void)
 	       "... fewer when a round is dear");
 }
 
+/* The rate a sample's cost allows, costs injected: 3 % of the CPU, within
+ * the bounds; unmeasured, the default. (PROFVIZ_RATE skips the measure:
+ * t_sampled_safety.) */
+static void test_rate_for_cost(void)
+{
+	tap_is(pv_rate_for_cost(0, 1000), 1000, "rate: no cost measured, the default");
+	tap_is(pv_rate_for_cost(10000, 1000), 2000,
+	       "rate: 10 us a sample (KVM), 2000 Hz: within 3 %%, in doublings of 250");
+	tap_is(pv_rate_for_cost(15000, 1000), 2000, "rate: 15 us, 2000 Hz: 3 %% exactly");
+	tap_is(pv_rate_for_cost(15001, 1000), 1000, "rate: a little more, 1000 Hz");
+	tap_is(pv_rate_for_cost(30000, 1000), 1000, "rate: 30 us a sample, 1000 Hz");
+	tap_is(pv_rate_for_cost(1000, 1000), PV_AUTO_RATE_MAX_HZ,
+	       "rate: 1 us (bare metal), the most it takes");
+	tap_is(pv_rate_for_cost(500000, 1000), PV_AUTO_RATE_MIN_HZ,
+	       "rate: 500 us, no fewer than the least");
+}
+
 int main(void)
 {
+	test_rate_for_cost();
 	test_pace();
 	test_right_nodes();
 	test_recursion();
