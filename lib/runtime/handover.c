@@ -336,7 +336,10 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 		p->sampling.samples += t->ring_total.samples;
 		p->sampling.own_samples += t->ring_total.own;
 		p->sampling.own_ns += t->ring_total.own_ns;
-		p->sampling.timed_ns += __atomic_load_n(&t->timed.ns, __ATOMIC_RELAXED);
+		uint64_t timed = __atomic_load_n(&t->timed.ns, __ATOMIC_RELAXED);
+		p->sampling.timed_ns += timed;
+		if (timed) /* what the caption says was timed, in a run that was */
+			p->sampling.timed_start_ns = PV_TIMED_START_NS;
 	}
 	pv_cct_walk(&t->cct, merge_node, &m);
 	if (now) {

@@ -112,7 +112,6 @@ void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out)
 	*out = s->account;
 	out->rate_hz = s->rate_hz;
 	out->sample_cost_ns = s->sample_cost_ns;
-	out->timed_start_ns = PV_TIMED_START_NS; /* what the caption says was timed */
 	out->wall_seconds = s->started ? (double)(pv_monotonic_ns() - s->began_ns) * 1e-9 : 0;
 }
 
