@@ -40,35 +40,34 @@ void pv_cpusamples_detach(struct pv_thread *t)
 	__atomic_store_n(&t->pcring.counted_by_owner, 0, __ATOMIC_RELEASE);
 }
 
-/* Owed, as the sampler's looks, the ring and the timing leave it. */
-static void owe(struct pv_thread *t, uint64_t ns, uint64_t samples, uint64_t timed_ns)
+/* Owed, as the sampler's looks and the ring both leave it. */
+static void owe(struct pv_thread *t, uint64_t ns, uint64_t samples)
 {
-	__atomic_fetch_add(&t->owed_timed_ns, timed_ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&t->owed_samples, samples, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&t->owed_ns, ns, __ATOMIC_RELAXED);
 }
 
-void pv_thread_collect(struct pv_thread *t)
+uint64_t pv_thread_collect(struct pv_thread *t)
 {
+	uint64_t timed = 0;
 	const uint64_t *news = __atomic_load_n(&t->news, __ATOMIC_ACQUIRE);
 	uint64_t seen = __atomic_load_n(news, __ATOMIC_ACQUIRE);
 	if (news != &t->looks) {
 		/* A handler's hooks, arriving mid-count, leave the ring to the
 		 * count they interrupted (it charges their samples with its own). */
 		if (t->collecting)
-			return;
+			return 0;
 		t->collecting = 1;
 		pv_signal_fence();
 		struct pv_pcring_news n = { 0, 0, 0, 0, 0 };
 		if (pv_timed_start_on(&t->timed)) {
 			/* Timed: its samples are not its time (timedstart.h). */
-			uint64_t timed = pv_timed_start_count(t, &n);
-			owe(t, timed, 0, timed);
+			timed = pv_timed_start_count(t, &n);
 			t->ring_total.lost += n.lost;
 		} else {
 			pv_pcring_count(&t->pcring, &n, NULL);
 			if (n.samples)
-				owe(t, n.ns, n.samples, 0);
+				owe(t, n.ns, n.samples);
 			t->ring_total.samples += n.samples;
 			t->ring_total.ns += n.ns;
 			t->ring_total.own += n.own;
@@ -80,12 +79,16 @@ void pv_thread_collect(struct pv_thread *t)
 	}
 	/* Timed, every hook has news: no head is ever this odd word. */
 	t->news_seen = pv_timed_start_on(&t->timed) ? PV_NEWS_ALWAYS : seen;
+	return timed;
 }
 
 void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 {
-	pv_thread_collect(t);
+	/* What was timed is charged here at once: no other thread owes it. */
+	uint64_t timed = pv_thread_collect(t);
 	struct pv_owed o = pv_thread_take_owed(t);
+	o.ns += timed;
+	o.timed_ns += timed;
 	if (pv_wait_name(n->fn) && n->parent) { /* one of libc's waits (waits.h) */
 		/* The CPU a wait used (its system call's, what came due while
 		 * it was being entered or left) is the waiting function's, and
@@ -96,8 +99,10 @@ void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 	}
 	__atomic_fetch_add(&t->sampled_clock, o.ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&n->sampled_ns, o.ns, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&n->samples, o.samples, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&n->timed_ns, o.timed_ns, __ATOMIC_RELAXED);
+	if (o.samples) /* each an atomic instruction, so none where there is nothing */
+		__atomic_fetch_add(&n->samples, o.samples, __ATOMIC_RELAXED);
+	if (o.timed_ns)
+		__atomic_fetch_add(&n->timed_ns, o.timed_ns, __ATOMIC_RELAXED);
 }
 
 void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *samples)
@@ -115,7 +120,7 @@ void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *sa
 
 void pv_cpusamples_looked(struct pv_thread *t, uint64_t ns, uint64_t samples)
 {
-	owe(t, ns, samples, 0);
+	owe(t, ns, samples);
 	/* After the owed amount: a hook that sees the word move finds it. */
 	__atomic_fetch_add(&t->looks, 2, __ATOMIC_RELEASE);
 }

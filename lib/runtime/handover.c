@@ -276,7 +276,6 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 	qsort(open, n, sizeof(*open), by_func_then_depth);
 	uint64_t owed_ns = __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED);
 	uint64_t owed_samples = __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED);
-	uint64_t owed_timed = __atomic_load_n(&t->owed_timed_ns, __ATOMIC_RELAXED);
 	uint64_t pending_ns, pending_samples; /* in its ring, not collected yet */
 	pv_cpusamples_pending(t, &pending_ns, &pending_samples);
 	owed_ns += pending_ns;
@@ -308,7 +307,7 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 		add_open_total(m, f->node, total);
 	}
 	add_open_self(m, t, top->node, now,
-		      (struct pv_owed){ owed_ns, owed_samples, owed_timed }, waited);
+		      (struct pv_owed){ owed_ns, owed_samples, 0 }, waited);
 	free(open);
 	return 0;
 }

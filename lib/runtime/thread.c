@@ -424,7 +424,6 @@ void pv_thread_restart(struct pv_thread *t)
 	/* What the parent's sampler or ring found is the parent's. */
 	__atomic_store_n(&t->owed_ns, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->owed_samples, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->owed_timed_ns, 0, __ATOMIC_RELAXED);
 	t->ring_total = (struct pv_pcring_news){ 0, 0, 0, 0, 0 };
 	/* The counters may be new (a forked child's): no floor from the old ones. */
 	memset(t->last, 0, sizeof(t->last));

@@ -121,7 +121,6 @@ struct pv_thread {
 	uint64_t waits_cpu_ns;
 	uint64_t waits_cpu_looked;
 	uint64_t owed_samples;   /* the samples owed_ns stands for */
-	uint64_t owed_timed_ns;  /* ... and what of it was timed (timedstart.h) */
 	uint64_t looks;          /* moved by the sampler's looks when it has no ring */
 	int collecting;          /* in pv_thread_collect: a handler's hooks leave the ring */
 	struct pv_pcring_news ring_total; /* what its ring's samples came to */
@@ -156,31 +155,31 @@ static inline uint64_t pv_thread_sampled_clock(const struct pv_thread *t)
  * looks found is the interrupted hook's caller's or callee's, which the
  * hook charges when it goes on), and given back. */
 struct pv_owed {
-	uint64_t ns, samples, timed_ns;
+	uint64_t ns, samples, timed_ns; /* timed_ns: charged at once, never owed */
 };
 
 static inline struct pv_owed pv_thread_take_owed(struct pv_thread *t)
 {
 	/* Taken by subtracting what was read: a look added meanwhile stays owed. */
 	struct pv_owed o = { __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED),
-			     __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED),
-			     __atomic_load_n(&t->owed_timed_ns, __ATOMIC_RELAXED) };
-	__atomic_fetch_sub(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&t->owed_samples, o.samples, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&t->owed_timed_ns, o.timed_ns, __ATOMIC_RELAXED);
+			     __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED), 0 };
+	if (o.ns) /* a timed thread's hooks owe nothing: no locked instruction */
+		__atomic_fetch_sub(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
+	if (o.samples)
+		__atomic_fetch_sub(&t->owed_samples, o.samples, __ATOMIC_RELAXED);
 	return o;
 }
 
 static inline void pv_thread_give_owed(struct pv_thread *t, struct pv_owed o)
 {
 	__atomic_fetch_add(&t->owed_samples, o.samples, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&t->owed_timed_ns, o.timed_ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
 }
 
 /* Take what t's own ring sampled since the last collection into what it
- * owes (cpusamples.c). */
-void pv_thread_collect(struct pv_thread *t);
+ * owes (cpusamples.c); what was timed instead (timedstart.h), returned, is
+ * the caller's to charge. */
+uint64_t pv_thread_collect(struct pv_thread *t);
 
 /* On t's own thread: charge the CPU time sampled since the last charge to
  * n, the node whose code ran then (the top node, as a hook's slow path or
