@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sampled_work.h"
@@ -217,7 +218,15 @@ static int churn(int n, const char *file)
 		for (int j = 0; j < k; j++)
 			pthread_join(t[j], NULL);
 	}
+	/* A joined thread's task leaves the listing a moment after the join
+	 * returns (the kernel wakes the joiner before it releases the task):
+	 * a task that stays is one that stays. */
 	holdings(&after);
+	for (int tries = 0; after.tasks > before.tasks && tries < 200; tries++) {
+		struct timespec a_moment = { 0, 1000000 };
+		nanosleep(&a_moment, NULL);
+		holdings(&after);
+	}
 	/* Descriptors as a difference: profviz keeps one of its own from
 	 * start-up, the stderr it writes to. */
 	printf("fds %+d, timers %d -> %d, pending %s %s -> %s %s\n", after.fds - before.fds,
