@@ -362,4 +362,12 @@ for good, hz, cpu_ms in (("100", 100, 500), ("1k", 1000, 300)):
              "sample_cost_ns" not in sampling,
              "recorded: %g Hz, %d samples, no cost measured" % (sampling["rate_hz"],
                                                                sampling["samples"]))
+# One CPU: the cost is not measured (its measure would spin on the CPU the
+# program needs), and the rate is the default.
+with t.case("one CPU: no measure"):
+    r = h.run(["taskset", "-c", "0", shares, "rate", "300"], outputs="prof.json")
+    sampling = r.json().data["sampling"]
+    t.ok(sampling["rate_hz"] == 1000 and "sample_cost_ns" not in sampling,
+         "one CPU: the default rate, no cost measured (%g Hz, %s)"
+         % (sampling["rate_hz"], sampling.get("sample_cost_ns")))
 t.done()
