@@ -147,6 +147,17 @@ static void thousands(uint64_t n, char *out, size_t size)
 	out[at] = '\0';
 }
 
+/* ns as a person reads it: 750 us, 4.6 ms, 1.2 s. */
+static void duration_text(double ns, char *out, size_t size)
+{
+	if (ns < 1e6)
+		snprintf(out, size, "%.3g us", ns * 1e-3);
+	else if (ns < 1e9)
+		snprintf(out, size, "%.3g ms", ns * 1e-6);
+	else
+		snprintf(out, size, "%.3g s", ns * 1e-9);
+}
+
 /* A short run: how little a function at 1 % of it is good to. */
 static int short_run_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
 {
@@ -188,7 +199,7 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 	if (s->rate_hz > 0)
 		snprintf(rate, sizeof(rate), " at %.0f Hz%s%s%s%s", s->rate_hz, cost,
 			 got[0] ? " (got " : "", got, got[0] ? " a CPU-second)" : "");
-	if (s->samples + s->own_samples)
+	if (s->samples) /* of none charged, a share dropped says nothing */
 		snprintf(dropped, sizeof(dropped), "; %.1f%% dropped as profviz's own",
 			 100.0 * (double)s->own_samples / (double)(s->samples + s->own_samples));
 	uint64_t waits = waits_in_run(r, e, 0);
@@ -197,10 +208,13 @@ int pv_sampling_text(const struct pv_report *r, unsigned e, char *buf, size_t si
 			 "; %.1f%% of it blocked in libc's waits (measured, not sampled)",
 			 100.0 * (double)waits / (double)r->run_total[e]);
 	double part = sampled_part(r, e);
-	if (part < 1)
+	if (part < 1) { /* how much: the timing ends at 50 ms or 25,000 calls (timedstart.h) */
+		char how_much[32];
+		duration_text((double)pv_timed_in(r), how_much, sizeof(how_much));
 		snprintf(timed, sizeof(timed),
-			 " timed at its hooks for each thread's first %.3g ms of CPU (%.0f%% of it), then",
-			 (double)s->timed_start_ns * 1e-6, 100 * (1 - part));
+			 " timed at its hooks over each thread's first CPU (%s in all, %.0f%% of it), "
+			 "then", how_much, 100 * (1 - part));
+	}
 	char good[96];
 	if (part > 0)
 		snprintf(good, sizeof(good), "a share of %.0f%% is good to \xc2\xb1%.2g points",

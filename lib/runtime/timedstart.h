@@ -32,7 +32,8 @@
 #include "runtime/pcring.h"
 
 /* The CPU time each thread has timed before samples take over: a run this
- * short is timed whole. */
+ * short is timed whole, unless PV_TIMED_START_SECTIONS come first (calls
+ * of a few hundred ns or less: an interpreter's). */
 #define PV_TIMED_START_NS 50000000u
 
 /* A timing this old on the wall clock is ended by the sampler (it stops

@@ -158,8 +158,8 @@ static void timed_time(void)
 	       "timed: no samples, but not a short run in doubt: it was all timed");
 	tap_ok(!pv_few_samples(&r, &sampled_funcs[1], 0) && pv_self_error(&sampled_funcs[1], 0) == 0,
 	       "timed: a self timed whole is not marked, and has no error");
-	static const char all[] = "time timed at its hooks for each thread's first 50 ms of CPU "
-				  "(100% of it), then sampled at 1000 Hz: 0 samples\n"
+	static const char all[] = "time timed at its hooks over each thread's first CPU "
+				  "(1 s in all, 100% of it), then sampled at 1000 Hz: 0 samples\n"
 				  "all of it timed, none sampled: no sampling error";
 	tap_ok(pv_sampling_text(&r, 0, text, sizeof(text)) && !strcmp(text, all),
 	       "timed: the caption says it was timed, and has no error to state");
@@ -183,8 +183,8 @@ static void timed_time(void)
 				    "what 1000 over all of it give");
 	r.funcs[0].samples = 63;
 	tap_ok(!pv_short_run(&r, 0), "timed: 63 are not");
-	static const char some[] = "time timed at its hooks for each thread's first 50 ms of CPU "
-				   "(75% of it), then sampled at 1000 Hz: 63 samples";
+	static const char some[] = "time timed at its hooks over each thread's first CPU "
+				   "(750 ms in all, 75% of it), then sampled at 1000 Hz: 63 samples";
 	tap_ok(pv_sampling_text(&r, 0, text, sizeof(text)) &&
 		       !strncmp(text, some, sizeof(some) - 1),
 	       "timed: the caption says how much was timed");
