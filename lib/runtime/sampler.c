@@ -304,14 +304,18 @@ static int spare_cpu(void)
 /* The rate a sample's cost allows, unless PROFVIZ_RATE forced one: measured
  * once a process (a fork's child keeps it), where a CPU is spare, between
  * rounds; a thread that starts meanwhile breaks it off (its ring is opened
- * first), and it is tried again at a later round, a few times. The rings'
- * periods follow at their next turn (turn_rings), and rings opened after
- * are sized for the new rate. */
+ * first), and it is tried again at a later round, a few times. Not before
+ * the process has run PV_COST_AFTER_NS: a shorter one is timed more than
+ * sampled (timedstart.h), and a test suite's thousand short processes
+ * would each spin for it. The rings' periods follow at their next turn
+ * (turn_rings), and rings opened after are sized for the new rate. */
 #define PV_COST_TRIES 8
+#define PV_COST_AFTER_NS 100000000u
 
 static void choose_rate(struct pv_sampler *s, unsigned *tries)
 {
-	if (s->rate_forced || s->sample_cost_ns || *tries >= PV_COST_TRIES)
+	if (s->rate_forced || s->sample_cost_ns || *tries >= PV_COST_TRIES ||
+	    clock_ns(CLOCK_MONOTONIC) - s->began_ns < PV_COST_AFTER_NS)
 		return;
 	if (!spare_cpu()) {
 		*tries = PV_COST_TRIES;
@@ -323,6 +327,7 @@ static void choose_rate(struct pv_sampler *s, unsigned *tries)
 		return;
 	unsigned hz = pv_rate_for_cost(cost, s->rate_hz);
 	pv_lock_take_bare(s->lock);
+	s->account.sampler_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID); /* the measure's too */
 	s->sample_cost_ns = cost;
 	s->rate_hz = hz;
 	s->pc_period_ns = 1000000000u / hz;
