@@ -109,6 +109,36 @@ static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVEN
 	return status;
 }
 
+/* A whole run's arcs keep its input's calls. Its paths hold a recursion's
+ * calls on the path that entered it (the runtime folds fib -> fib into
+ * run -> fib's path, handover.c), so arcs summed from the paths alone
+ * would drop fib -> fib and give its calls to run -> fib. The arcs' totals
+ * stay the paths' (those of outermost activations, the waits apart). */
+static int keep_arc_calls(struct building *b)
+{
+	const struct pv_report *in = b->in;
+	struct pv_report *r = b->out;
+	for (unsigned i = 0; i < in->n_arcs; i++) {
+		const struct pv_rarc *x = &in->arcs[i];
+		int caller = x->caller >= 0 ? b->func_of[x->caller] : -1;
+		int callee = b->func_of[x->callee];
+		if (callee < 0 || (x->caller >= 0 && caller < 0))
+			continue; /* a function no path kept */
+		int created, slot = pv_pair_slot(&b->arcs, &r->n_arcs, caller, callee, &created);
+		if (slot < 0)
+			return -1;
+		struct pv_rarc *a = &r->arcs[slot];
+		if (created) { /* only nested calls: no total of its own */
+			a->caller = caller;
+			a->callee = callee;
+		}
+		a->calls = x->calls;
+		a->nested_calls = x->nested_calls;
+		a->inlined_calls = x->inlined_calls;
+	}
+	return 0;
+}
+
 /* What a view knows of each path of its input, by index. */
 struct marks {
 	char *under;    /* in the part: the whole run, or below a chosen function */
@@ -332,7 +362,7 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	struct marks m;
 	struct building b = { in, out, malloc((in->n_funcs + 1) * sizeof(int)), NULL };
 	out->funcs = calloc(in->n_funcs + 1, sizeof(*out->funcs));
-	out->arcs = calloc(n + 1, sizeof(*out->arcs));
+	out->arcs = calloc(n + in->n_arcs + 1, sizeof(*out->arcs)); /* keep_arc_calls' too */
 	out->paths = calloc(n + 1, sizeof(*out->paths));
 	int status = -1;
 	if (marks_alloc(&m, n) < 0 || keep_threads(out, in, v) < 0 || !b.func_of || !out->funcs ||
@@ -353,6 +383,8 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	keep_paths(in, v, &m, out);
 	if (sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])m.raw_out,
 		      (const uint64_t (*)[PV_MAX_EVENTS])m.blocked_out) < 0)
+		goto done;
+	if (v->kind == PV_VIEW_WHOLE && keep_arc_calls(&b) < 0)
 		goto done;
 	sum_raw_run(out);
 	pv_report_hold_run_total(out);
