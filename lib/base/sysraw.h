@@ -10,6 +10,7 @@
 #define PV_SYSRAW_H
 
 #include <signal.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +25,16 @@ static inline int pv_sys_close(int fd)
 static inline int pv_sys_sleep(clockid_t clock, int flags, const struct timespec *t)
 {
 	return (int)syscall(SYS_clock_nanosleep, clock, flags, t, NULL);
+}
+
+/* clock_gettime(2) in ns, through the system call: nothing of libc's
+ * state (the sampler's thread runs none of it); 0 if it fails. */
+static inline uint64_t pv_sys_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+	if (syscall(SYS_clock_gettime, clock, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Send sig to the calling thread, as raise() does. */

@@ -88,7 +88,6 @@ void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 	uint64_t timed = pv_thread_collect(t);
 	struct pv_owed o = pv_thread_take_owed(t);
 	o.ns += timed;
-	o.timed_ns += timed;
 	if (pv_wait_name(n->fn) && n->parent) { /* one of libc's waits (waits.h) */
 		/* The CPU a wait used (its system call's, what came due while
 		 * it was being entered or left) is the waiting function's, and
@@ -101,8 +100,8 @@ void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 	__atomic_fetch_add(&n->sampled_ns, o.ns, __ATOMIC_RELAXED);
 	if (o.samples) /* each an atomic instruction, so none where there is nothing */
 		__atomic_fetch_add(&n->samples, o.samples, __ATOMIC_RELAXED);
-	if (o.timed_ns)
-		__atomic_fetch_add(&n->timed_ns, o.timed_ns, __ATOMIC_RELAXED);
+	if (timed)
+		__atomic_fetch_add(&n->timed_ns, timed, __ATOMIC_RELAXED);
 }
 
 void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *samples)

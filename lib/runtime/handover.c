@@ -212,11 +212,11 @@ static void add_open_total(struct merge *m, const struct pv_node *n, const uint6
  * owes (a thread in a wait owes it to the function that waited, and the
  * wait has the time it has been blocked so far: waited_ns). */
 static void add_open_self(struct merge *m, const struct pv_thread *t, const struct pv_node *n,
-			  const struct pv_thread_now *now, struct pv_owed owed, uint64_t waited_ns)
+			  const struct pv_thread_now *now, uint64_t owed_ns, uint64_t owed_samples,
+			  uint64_t waited_ns)
 {
 	struct pv_profile *p = m->map.p;
-	uint64_t owed_ns = owed.ns, owed_samples = owed.samples;
-	uint64_t self[PV_MAX_EVENTS] = { 0 }, samples = 0, timed = 0;
+	uint64_t self[PV_MAX_EVENTS] = { 0 }, samples = 0;
 	for (unsigned i = 0; i < t->nev; i++)
 		self[m->first + i] = now->now[i] > t->last[i] ? now->now[i] - t->last[i] : 0;
 	const struct pv_node *owes = n;
@@ -228,15 +228,12 @@ static void add_open_self(struct merge *m, const struct pv_thread *t, const stru
 		if (owes == n) {
 			self[0] = owed_ns;
 			samples = owed_samples;
-			timed = owed.timed_ns;
 		} else if (f) {
 			self[0] = waited_ns;
 			x->self[0] += owed_ns;
 			f->self[0] += owed_ns;
 			x->samples += owed_samples;
 			f->samples += owed_samples;
-			x->timed_ns += owed.timed_ns;
-			f->timed_ns += owed.timed_ns;
 		}
 	}
 	struct pv_path *x = pv_path_map_get(&m->map, n);
@@ -245,8 +242,6 @@ static void add_open_self(struct merge *m, const struct pv_thread *t, const stru
 		return;
 	x->samples += samples;
 	f->samples += samples;
-	x->timed_ns += timed;
-	f->timed_ns += timed;
 	for (unsigned i = 0; i < p->nev; i++) {
 		x->self[i] += self[i];
 		f->self[i] += self[i];
@@ -306,8 +301,7 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 				total[m->first + e] = now->now[e] - f->start[e];
 		add_open_total(m, f->node, total);
 	}
-	add_open_self(m, t, top->node, now,
-		      (struct pv_owed){ owed_ns, owed_samples, 0 }, waited);
+	add_open_self(m, t, top->node, now, owed_ns, owed_samples, waited);
 	free(open);
 	return 0;
 }

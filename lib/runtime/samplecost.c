@@ -28,15 +28,6 @@ unsigned pv_rate_for_cost(uint64_t cost_ns, unsigned default_hz)
 
 #if defined(__x86_64__) || defined(__i386__)
 
-/* CLOCK_MONOTONIC through the system call: nothing of libc's. */
-static uint64_t monotonic_raw_call(void)
-{
-	struct timespec ts;
-	if (syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The calling thread's CPU time sampled every PV_COST_PERIOD_NS, as the
  * runtime's rings are (pcring.c) but into no ring: nothing is mapped into
  * the program's address space, where a library it reloads may want the
@@ -110,7 +101,7 @@ uint64_t pv_sample_cost_ns(const int *stop, const int *interrupt)
 	enum { MIN_GAP_TICKS = 1000, MAX_GAPS = 4 * PV_COST_GAPS };
 	uint64_t gaps[MAX_GAPS];
 	unsigned n = 0;
-	uint64_t began_ns = monotonic_raw_call(), began = pv_arch_clock(), last = began;
+	uint64_t began_ns = pv_sys_clock_ns(CLOCK_MONOTONIC), began = pv_arch_clock(), last = began;
 	uint64_t now_ns = began_ns;
 	for (unsigned spins = 1;; spins++) {
 		uint64_t now = pv_arch_clock();
@@ -119,7 +110,7 @@ uint64_t pv_sample_cost_ns(const int *stop, const int *interrupt)
 		last = now;
 		/* Enough samples, or 50 ms of the wall (a host that barely samples). */
 		if (!(spins & 4095)) {
-			now_ns = monotonic_raw_call();
+			now_ns = pv_sys_clock_ns(CLOCK_MONOTONIC);
 			if (samples_of(fd) >= PV_COST_GAPS || now_ns - began_ns > 50000000u ||
 			    __atomic_load_n(stop, __ATOMIC_ACQUIRE) ||
 			    __atomic_load_n(interrupt, __ATOMIC_ACQUIRE))
@@ -127,7 +118,7 @@ uint64_t pv_sample_cost_ns(const int *stop, const int *interrupt)
 		}
 	}
 	uint64_t ended = pv_arch_clock();
-	now_ns = monotonic_raw_call();
+	now_ns = pv_sys_clock_ns(CLOCK_MONOTONIC);
 	unsigned samples = samples_of(fd);
 	pv_sys_close(fd);
 	if (samples < PV_COST_GAPS || ended <= began || now_ns <= began_ns ||

@@ -45,17 +45,10 @@ static uint64_t ns_of(const struct timespec *ts)
 	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
 }
 
-/* A clock through the system call, not the vDSO: nothing of libc's state. */
-static uint64_t clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-	return syscall(SYS_clock_gettime, clock, &ts) == 0 ? ns_of(&ts) : 0;
-}
-
 /* t's CPU clock in ns; 0 when it cannot be read. */
 static uint64_t thread_cpu_ns(const struct pv_thread *t)
 {
-	return t->has_cpu_clock ? clock_ns(t->cpu_clock) : 0;
+	return t->has_cpu_clock ? pv_sys_clock_ns(t->cpu_clock) : 0;
 }
 
 void pv_sampler_thread_begins(struct pv_thread *t)
@@ -283,7 +276,7 @@ static void wait_until(struct pv_sampler *s, const struct timespec *at, int open
 		}
 		if (to_look || (rc != 0 && errno == ETIMEDOUT))
 			return;
-		if (clock_ns(CLOCK_MONOTONIC) >= ns_of(at) ||
+		if (pv_sys_clock_ns(CLOCK_MONOTONIC) >= ns_of(at) ||
 		    __atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
 			return;
 	}
@@ -315,7 +308,7 @@ static int spare_cpu(void)
 static void choose_rate(struct pv_sampler *s, unsigned *tries)
 {
 	if (s->rate_forced || s->sample_cost_ns || *tries >= PV_COST_TRIES ||
-	    clock_ns(CLOCK_MONOTONIC) - s->began_ns < PV_COST_AFTER_NS)
+	    pv_sys_clock_ns(CLOCK_MONOTONIC) - s->began_ns < PV_COST_AFTER_NS)
 		return;
 	if (!spare_cpu()) {
 		*tries = PV_COST_TRIES;
@@ -327,7 +320,7 @@ static void choose_rate(struct pv_sampler *s, unsigned *tries)
 		return;
 	unsigned hz = pv_rate_for_cost(cost, s->rate_hz);
 	pv_lock_take_bare(s->lock);
-	s->account.sampler_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID); /* the measure's too */
+	s->account.sampler_ns = pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID); /* the measure's too */
 	s->sample_cost_ns = cost;
 	s->rate_hz = hz;
 	s->pc_period_ns = 1000000000u / hz;
@@ -341,17 +334,17 @@ static int sample(void *arg)
 	own_table(s);
 	int opens_rings = s->hot && s->pc_period_ns && s->table == 1;
 	unsigned cost_tries = 0;
-	uint64_t next = clock_ns(CLOCK_MONOTONIC);
+	uint64_t next = pv_sys_clock_ns(CLOCK_MONOTONIC);
 	uint64_t random = next | 1;
-	uint64_t own_before = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t own_before = pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	uint64_t turned = 0; /* when the rings' periods were last drawn */
 	enum pv_sampler_pace pace = PV_PACE_LOOKS;
 	for (;;) {
-		uint64_t own = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		uint64_t own = pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		uint64_t period = pv_sampler_period(pace, s->period_ns,
 						    own > own_before ? own - own_before : 0);
 		own_before = own;
-		uint64_t now = clock_ns(CLOCK_MONOTONIC);
+		uint64_t now = pv_sys_clock_ns(CLOCK_MONOTONIC);
 		/* Spread uniformly over half to one and a half periods: a program
 		 * whose loop repeats in step with a fixed period would show the
 		 * same instant of it at every look. */
@@ -364,7 +357,7 @@ static int sample(void *arg)
 		wait_until(s, &at, opens_rings);
 		if (__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
 			break; /* pv_sampler_stop waits for the thread to go */
-		now = clock_ns(CLOCK_MONOTONIC);
+		now = pv_sys_clock_ns(CLOCK_MONOTONIC);
 		pv_lock_take_bare(s->lock);
 		s->account.looks++;
 		pace = PV_PACE_DRAIN;
@@ -387,7 +380,7 @@ static int sample(void *arg)
 			turn_rings(s, &random);
 			turned = now;
 		}
-		s->account.sampler_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		s->account.sampler_ns = pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		pv_lock_give_bare(s->lock);
 		if (opens_rings)
 			choose_rate(s, &cost_tries);

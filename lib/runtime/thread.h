@@ -155,14 +155,14 @@ static inline uint64_t pv_thread_sampled_clock(const struct pv_thread *t)
  * looks found is the interrupted hook's caller's or callee's, which the
  * hook charges when it goes on), and given back. */
 struct pv_owed {
-	uint64_t ns, samples, timed_ns; /* timed_ns: charged at once, never owed */
+	uint64_t ns, samples;
 };
 
 static inline struct pv_owed pv_thread_take_owed(struct pv_thread *t)
 {
 	/* Taken by subtracting what was read: a look added meanwhile stays owed. */
 	struct pv_owed o = { __atomic_load_n(&t->owed_ns, __ATOMIC_RELAXED),
-			     __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED), 0 };
+			     __atomic_load_n(&t->owed_samples, __ATOMIC_RELAXED) };
 	if (o.ns) /* a timed thread's hooks owe nothing: no locked instruction */
 		__atomic_fetch_sub(&t->owed_ns, o.ns, __ATOMIC_RELAXED);
 	if (o.samples)

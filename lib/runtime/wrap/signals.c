@@ -85,7 +85,7 @@ static void trampoline(int sig, siginfo_t *info, void *context)
 	 * a count was interrupted in (cpusamples.c), and the handler's own
 	 * samples go with the rest. (A handler that leaves by longjmp drops
 	 * what was owed: a look or two.) */
-	struct pv_owed owed = { 0, 0, 0 };
+	struct pv_owed owed = { 0, 0 };
 	int in_hook = pv_mode_is_profiling(arrival) && !__atomic_load_n(&t->at, __ATOMIC_RELAXED);
 	int was_collecting = t->collecting;
 	if (in_hook) {
