@@ -10,7 +10,8 @@
 #   make bench-server   redis under redis-benchmark: shares against perf on its native twin
 #   make bench-sampler  the sampler candidates: rate, accuracy, cost, safety
 #   make bench-hotlines what hot lines (sampled PCs) cost, and their 3:1 split
-#   make bench-cpu  sampled CPU time on bursty threads and short runs (CPU_PRELOAD=)
+#   make bench-cpu  sampled CPU time on bursty threads and short runs (CPU_PRELOAD=,
+#                   CPU_WITHOUT_PERF=1: where perf_event_open is refused)
 #   make SAN=address|thread check    the same under a sanitizer
 #   make WERROR=1 ...                warnings are errors (CI)
 #   make deps       install the Debian packages the build and tests need

@@ -6,7 +6,8 @@ many samples, with one or more runtimes (--preload) on the same workloads,
 so that a runtime before a change and after it are measured side by side.
 
 usage: cpu_time.py [--preload [LABEL=]PATH]... [--runs N] [--short-runs N]
-                   [--seconds S] [--only bursty,short] [--json OUT]
+                   [--seconds S] [--only bursty,short] [--without-perf]
+                   [--json OUT]
 
 The workloads (bench/cpu/) are built as the README says for gcc (-O2 -g
 -finstrument-functions -finstrument-functions-exclude-file-list=.h,/usr/include/),
@@ -129,12 +130,27 @@ def shown(cmd):
     return " ".join(os.path.relpath(a, ROOT) if a.startswith(ROOT) else a for a in cmd)
 
 
+# The profiled runs' launcher: [] or noperf (--without-perf).
+LAUNCHER = []
+
+
+def noperf():
+    """build/bench-cpu/noperf (tests/progs/noperf.c): runs a program where
+    perf_event_open is refused, as a container's seccomp profile does."""
+    src = os.path.join(ROOT, "tests", "progs", "noperf.c")
+    out = os.path.join(BUILD, "noperf")
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
+        os.makedirs(BUILD, exist_ok=True)
+        subprocess.run(["gcc", "-O2", "-o", out, src], check=True)
+    return out
+
+
 def profiled(argv, preload, workdir):
     """The prof.json of a default run of argv under preload."""
     out = os.path.join(workdir, "prof.json")
     if os.path.exists(out):
         os.unlink(out)
-    subprocess.run(argv, env=profviz_env(out, preload), check=True,
+    subprocess.run(LAUNCHER + argv, env=profviz_env(out, preload), check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(out) as f:
         return json.load(f)
@@ -420,8 +436,14 @@ def main():
                     help="comma-separated: bursty, short")
     ap.add_argument("--no-perf", dest="perf", action="store_false",
                     help="the program's own clock as the bursty truth, without perf")
+    ap.add_argument("--without-perf", action="store_true",
+                    default=bool(os.environ.get("CPU_WITHOUT_PERF")),
+                    help="profile where perf_event_open is refused (a seccomp filter):"
+                    " profviz's fallback")
     ap.add_argument("--json", help="write every figure here")
     args = ap.parse_args()
+    if args.without_perf:
+        LAUNCHER.append(noperf())
     preloads = args.preload or [("this", truth.PRELOAD)]
     only = [x for x in args.only.split(",") if x]
     workdir = tempfile.mkdtemp(prefix="profviz-cpu-")

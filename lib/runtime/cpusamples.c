@@ -32,6 +32,14 @@ void pv_cpusamples_attach(struct pv_thread *t, uintptr_t own_lo, uintptr_t own_h
 	__atomic_store_n(&t->news, pv_pcring_head(r), __ATOMIC_RELEASE);
 }
 
+int pv_cpusamples_time_without_ring(struct pv_thread *t)
+{
+	if (!pv_timed_start_begin_by_rseq(t))
+		return 0;
+	t->news_seen = PV_NEWS_ALWAYS; /* every hook counts its span */
+	return 1;
+}
+
 void pv_cpusamples_detach(struct pv_thread *t)
 {
 	pv_timed_start_stop(t);
@@ -52,7 +60,10 @@ uint64_t pv_thread_collect(struct pv_thread *t)
 	uint64_t timed = 0;
 	const uint64_t *news = __atomic_load_n(&t->news, __ATOMIC_ACQUIRE);
 	uint64_t seen = __atomic_load_n(news, __ATOMIC_ACQUIRE);
-	if (news != &t->looks) {
+	if (news == &t->looks && pv_timed_start_on(&t->timed)) {
+		/* Timed by rseq: no ring, and the looks charge nothing. */
+		timed = pv_timed_start_count(t, NULL);
+	} else if (news != &t->looks) {
 		/* A handler's hooks, arriving mid-count, leave the ring to the
 		 * count they interrupted (it charges their samples with its own). */
 		if (t->collecting)

@@ -16,7 +16,8 @@
  *
  * A thread without a ring (perf_event_open refused, or not opened yet) is
  * looked at by the sampler's thread instead (sampler.h), which moves the
- * thread's `looks` word when it leaves something owed.
+ * thread's `looks` word when it leaves something owed; one that will get
+ * none has its first CPU timed at its hooks first (timedstart.h).
  */
 #ifndef PV_RUNTIME_CPUSAMPLES_H
 #define PV_RUNTIME_CPUSAMPLES_H
@@ -38,6 +39,11 @@ void pv_cpusamples_init(struct pv_thread *t);
  * sampler looks under): from now on its samples are t's time, and PCs in
  * [own_lo, own_hi) the runtime's. */
 void pv_cpusamples_attach(struct pv_thread *t, uintptr_t own_lo, uintptr_t own_hi);
+
+/* On t's own thread, before it goes live, where no ring will come (every
+ * one was refused): its first CPU timed at its hooks, by its rseq area.
+ * 0 if it has none. */
+int pv_cpusamples_time_without_ring(struct pv_thread *t);
 
 /* Does t's time come from its own ring? */
 static inline int pv_cpusamples_from_ring(const struct pv_thread *t)

@@ -134,6 +134,7 @@ void pv_hotpcs_refused(struct pv_hotpcs *h, int err)
 
 void pv_hotpcs_opened(struct pv_hotpcs *h, const struct pv_pcring *r)
 {
+	__atomic_store_n(&h->opened_any, 1, __ATOMIC_RELAXED);
 	if (r->user_only)
 		__atomic_store_n(&h->user_only, 1, __ATOMIC_RELAXED);
 }
@@ -151,8 +152,9 @@ void pv_hotpcs_say_refusal(struct pv_hotpcs *h)
 		return;
 	char why[200];
 	pv_pcring_explain(err, why, sizeof(why));
-	pv_log("no CPU samples for some threads: %s; their time is the sampler's looks, and they "
-	       "have no hot lines (said once)", why);
+	pv_log("no CPU samples for some threads: %s; their first CPU is timed at their hooks "
+	       "(where glibc registers rseq), then looked at; they have no hot lines (said once)",
+	       why);
 }
 
 void pv_hotpcs_take(struct pv_hotpcs *h, struct pv_pcring *r)

@@ -44,6 +44,7 @@ struct pv_hotpcs {
 	int refusal_said;
 	int user_only;    /* a ring samples no time in the kernel: that was refused */
 	int user_only_said;
+	int opened_any;   /* a ring was opened */
 };
 
 /* At most this many distinct PCs are kept (16 MiB of table). */
@@ -64,6 +65,13 @@ void pv_hotpcs_refused(struct pv_hotpcs *h, int err);
 /* A thread's ring was opened: noted if it samples no time in the kernel.
  * Nothing of libc's. */
 void pv_hotpcs_opened(struct pv_hotpcs *h, const struct pv_pcring *r);
+
+/* Was every ring refused so far, one at least? (Any thread.) */
+static inline int pv_hotpcs_all_refused(const struct pv_hotpcs *h)
+{
+	return __atomic_load_n(&h->account.refused, __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&h->opened_any, __ATOMIC_RELAXED);
+}
 
 /* Say why, once per process, in one line with the system's reason, if a
  * ring was refused, or samples no time in the kernel (on a thread of the program's: messages go to its

@@ -38,6 +38,7 @@
 #include "runtime/guard.h"
 #include "runtime/handover.h"
 #include "runtime/hooks.h"
+#include "runtime/leftcpu.h"
 #include "runtime/lock.h"
 #include "runtime/process.h"
 #include "runtime/progress.h"
@@ -91,6 +92,19 @@ static void open_pcring(struct pv_thread *t)
 	}
 	pv_hotpcs_opened(&pv_hotpcs, &t->pcring);
 	pv_cpusamples_attach(t, pv_hotpcs.own_lo, pv_hotpcs.own_hi);
+}
+
+/* A thread no ring will come for (every one so far was refused: perf_event_open
+ * is not allowed here) has its first CPU timed at its hooks instead
+ * (timedstart.h), and the sampler tries none for it. */
+static void time_without_ring(struct pv_thread *t)
+{
+	if (!pv_time_sampled || !pv_sampler_was_started(&pv_sampler) || t->pcring.map)
+		return;
+	if (!t->pcring.refused && !pv_hotpcs_all_refused(&pv_hotpcs))
+		return; /* its ring is the sampler's to open */
+	t->pcring.refused = 1;
+	pv_cpusamples_time_without_ring(t);
 }
 
 /* Threads start here: the first hook of each thread sets it up. */
@@ -306,6 +320,7 @@ static struct pv_thread *thread_setup(int keyed)
 	pv_sampler_thread_begins(t);
 	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
 		open_pcring(t); /* else the sampler opens it, aside */
+	time_without_ring(t); /* before the sampler can try a ring */
 	sigset_t saved;
 	pv_process_lock(&saved);
 	t->next = pv_live;
@@ -550,6 +565,7 @@ static void fork_child_profile(void)
 		pv_log("%s: the child's times are not sampled", why);
 	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
 		open_pcring(self);
+	time_without_ring(self);
 }
 
 void pv_runtime_fds_taken(unsigned first, unsigned last)
@@ -677,6 +693,8 @@ static void pv_init(void)
 	/* Time is sampled unless PROFVIZ_TIME=hooks; the hooks then read only
 	 * the events named (none by default: they count calls). */
 	pv_time_sampled = !pv_config.time_from_hooks;
+	if (pv_time_sampled)
+		pv_leftcpu_init(); /* a thread with no ring times its first CPU by it */
 	int defaulted = !pv_config.events[0] ||
 			!pv_events_parse(pv_config.events, PV_SYSFS_ROOT, &pv_events);
 	if (defaulted && !pv_time_sampled)

@@ -69,6 +69,16 @@ uint64_t pv_sampler_period(enum pv_sampler_pace pace, uint64_t asked_ns, uint64_
 
 void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t cpu_ns)
 {
+	/* Timed at its hooks (timedstart.h): its CPU up to the hand-over is
+	 * charged there. */
+	if (__atomic_load_n(&t->timed.on, __ATOMIC_ACQUIRE)) { /* then handed, if not */
+		t->sampled_cpu_ns = cpu_ns;
+		t->waits_cpu_looked = __atomic_load_n(&t->waits_cpu_ns, __ATOMIC_RELAXED);
+		return;
+	}
+	uint64_t handed = pv_timed_start_handed(&t->timed);
+	if (handed > t->sampled_cpu_ns)
+		t->sampled_cpu_ns = handed;
 	if (!cpu_ns || cpu_ns <= t->sampled_cpu_ns)
 		return; /* no clock, or it did not run since the last look */
 	/* Found in one of libc's waits: what it used since the last look ran
@@ -120,6 +130,8 @@ void pv_sampler_waiting(struct pv_thread *t, const void *fn)
 void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns, uint64_t cpu_ns)
 {
 	struct pv_node *n = t->top->node;
+	if (pv_timed_start_on(&t->timed))
+		cpu_ns = 0; /* in the span its hooks time */
 	if (cpu_ns) { /* before the wait is over for the looks: they leave it out */
 		__atomic_fetch_add(&t->waits_cpu_ns, cpu_ns, __ATOMIC_RELAXED);
 		if (n->fn == fn)

@@ -2,6 +2,8 @@
 #include "runtime/timedstart.h"
 
 #include "base/clock.h"
+#include "base/sysraw.h"
+#include "runtime/leftcpu.h"
 #include "runtime/thread.h"
 
 static uint64_t monotonic_ns(void)
@@ -9,9 +11,33 @@ static uint64_t monotonic_ns(void)
 	return pv_monotonic_ns();
 }
 
+/* A system call: read only after the thread left its CPU (leftcpu.h). */
+static uint64_t own_cpu_ns(void)
+{
+	return pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
 void pv_timed_start_init(struct pv_timed_start *ts)
 {
-	*ts = (struct pv_timed_start){ .wall = monotonic_ns };
+	*ts = (struct pv_timed_start){ .wall = monotonic_ns,
+				       .cpu = own_cpu_ns,
+				       .left = pv_leftcpu_since };
+}
+
+int pv_timed_start_begin_by_rseq(struct pv_thread *t)
+{
+	struct pv_timed_start *ts = &t->timed;
+	if (ts->left == pv_leftcpu_since && !pv_leftcpu_ready())
+		return 0;
+	ts->by = PV_TIMED_BY_RSEQ;
+	ts->ns = ts->sections = 0;
+	ts->left(); /* asks from now on */
+	ts->cpu_resumed_ns = ts->cpu();
+	ts->began_ns = ts->wall();
+	__atomic_store_n(&ts->resumed_ns, ts->began_ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&ts->handed_cpu_ns, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&ts->on, 1, __ATOMIC_RELEASE);
+	return 1;
 }
 
 void pv_timed_start_begin(struct pv_thread *t)
@@ -19,6 +45,7 @@ void pv_timed_start_begin(struct pv_thread *t)
 	struct pv_timed_start *ts = &t->timed;
 	ts->ns = ts->sections = 0; /* a fork's child's: none of its parent's */
 	ts->off = (struct pv_pcring_offcpu){ 0 };
+	ts->by = PV_TIMED_BY_SWITCHES;
 	if (!__atomic_load_n(&t->pcring.switches_on, __ATOMIC_ACQUIRE))
 		return;
 	ts->began_ns = ts->wall();
@@ -46,9 +73,48 @@ static void hand_over(struct pv_thread *t, uint64_t cpu)
 	__atomic_store_n(&t->timed.on, 0, __ATOMIC_RELAXED);
 }
 
+/* Timed by rseq: the looks take over from the CPU clock at cpu. */
+static void hand_over_to_looks(struct pv_timed_start *ts, uint64_t cpu)
+{
+	__atomic_store_n(&ts->handed_cpu_ns, cpu, __ATOMIC_RELEASE);
+	__atomic_store_n(&ts->on, 0, __ATOMIC_RELEASE);
+	if (ts->left == pv_leftcpu_since)
+		pv_leftcpu_done();
+}
+
+/* The span since the code resumed, by rseq: its wall time if the thread
+ * never left its CPU in it, else what its CPU clock moved (never more than
+ * the wall time: a clock read's own system call straddles the span's end). */
+static uint64_t count_by_rseq(struct pv_timed_start *ts)
+{
+	uint64_t now = ts->wall();
+	uint64_t resumed = __atomic_load_n(&ts->resumed_ns, __ATOMIC_RELAXED);
+	uint64_t wall = now > resumed ? now - resumed : 0;
+	uint64_t cpu = wall;
+	/* A section without an end, on both clocks (a wait's settling has no
+	 * resume: the next span starts here). */
+	if (ts->left()) {
+		uint64_t clock = ts->cpu();
+		cpu = clock > ts->cpu_resumed_ns ? clock - ts->cpu_resumed_ns : 0;
+		if (cpu > wall)
+			cpu = wall;
+		ts->cpu_resumed_ns = clock;
+	} else {
+		ts->cpu_resumed_ns += cpu;
+	}
+	__atomic_store_n(&ts->resumed_ns, now, __ATOMIC_RELAXED);
+	ts->sections++;
+	__atomic_store_n(&ts->ns, ts->ns + cpu, __ATOMIC_RELAXED); /* a dump reads it */
+	if (ts->ns >= PV_TIMED_START_NS || ts->sections >= PV_TIMED_START_SECTIONS)
+		hand_over_to_looks(ts, ts->cpu_resumed_ns);
+	return cpu;
+}
+
 uint64_t pv_timed_start_count(struct pv_thread *t, struct pv_pcring_news *n)
 {
 	struct pv_timed_start *ts = &t->timed;
+	if (ts->by == PV_TIMED_BY_RSEQ)
+		return count_by_rseq(ts);
 	uint64_t now = ts->wall();
 	uint64_t resumed = __atomic_load_n(&ts->resumed_ns, __ATOMIC_RELAXED);
 	int switches_on = __atomic_load_n(&t->pcring.switches_on, __ATOMIC_ACQUIRE);
@@ -82,7 +148,20 @@ uint64_t pv_timed_start_count(struct pv_thread *t, struct pv_pcring_news *n)
 
 void pv_timed_start_resume(struct pv_thread *t)
 {
-	__atomic_store_n(&t->timed.resumed_ns, t->timed.wall(), __ATOMIC_RELAXED);
+	struct pv_timed_start *ts = &t->timed;
+	uint64_t now = ts->wall();
+	if (ts->by == PV_TIMED_BY_RSEQ) {
+		/* The section's own time was on the CPU, unless the thread left
+		 * it: then its clock says where the code resumes from. */
+		if (ts->left()) {
+			ts->cpu_resumed_ns = ts->cpu();
+			now = ts->wall();
+		} else {
+			uint64_t began = __atomic_load_n(&ts->resumed_ns, __ATOMIC_RELAXED);
+			ts->cpu_resumed_ns += now > began ? now - began : 0;
+		}
+	}
+	__atomic_store_n(&ts->resumed_ns, now, __ATOMIC_RELAXED);
 }
 
 void pv_timed_start_stop(struct pv_thread *t)

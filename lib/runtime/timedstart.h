@@ -23,6 +23,12 @@
  * when a record was lost, or when the switches stop being written (the
  * sampler closed their event): without them a time off the CPU cannot be
  * told from work.
+ *
+ * A thread with no ring is timed the same way, its switches told by its
+ * rseq area instead (leftcpu.h): a span in which the thread never left its
+ * CPU is its wall time; after one that did, the hook reads the thread's
+ * CPU clock, and the span is what the clock moved since the code resumed.
+ * Then the sampler's looks take over, from the CPU clock at the hand-over.
  */
 #ifndef PV_RUNTIME_TIMEDSTART_H
 #define PV_RUNTIME_TIMEDSTART_H
@@ -47,24 +53,45 @@
  * short pays at most about 6 ms of CPU for it (25,000 calls timed). */
 #define PV_TIMED_START_SECTIONS 50000u
 
-/* A clock on CLOCK_MONOTONIC, in ns (the tests' is scripted). */
+/* A clock in ns: CLOCK_MONOTONIC, or the thread's own CPU clock (the
+ * tests' are scripted). */
 typedef uint64_t pv_wall_fn(void);
+typedef uint64_t pv_cpu_fn(void);
+/* Has the thread left its CPU since it last asked? (pv_leftcpu_since) */
+typedef int pv_left_fn(void);
+
+/* What tells the time a thread spent off its CPU. */
+enum pv_timed_by {
+	PV_TIMED_BY_SWITCHES, /* its ring's switch records */
+	PV_TIMED_BY_RSEQ,     /* its rseq area, then its CPU clock */
+};
 
 struct pv_timed_start {
 	int on;                 /* timing now (atomic: the sampler reads it) */
+	enum pv_timed_by by;
 	uint64_t began_ns;      /* when (the sampler ends a timing a long wall time old) */
 	uint64_t resumed_ns;    /* when the thread went back to its code (atomic) */
 	uint64_t ns;            /* the CPU time timed so far */
 	uint64_t sections;      /* the runtime sections that timed it */
 	struct pv_pcring_offcpu off; /* the ring's switches, carried over */
+	/* By rseq: the thread's CPU clock at resumed_ns. */
+	uint64_t cpu_resumed_ns;
+	/* ... and at the hand-over, from which the looks take over (atomic). */
+	uint64_t handed_cpu_ns;
 	pv_wall_fn *wall;
+	pv_cpu_fn *cpu;
+	pv_left_fn *left;
 };
 
 struct pv_pcring_news;
 struct pv_thread;
 
-/* A new thread's: not timed, its clock CLOCK_MONOTONIC's. */
+/* A new thread's: not timed, its clocks the system's. */
 void pv_timed_start_init(struct pv_timed_start *ts);
+
+/* On t's own thread, which has no ring (and gets none while it is timed):
+ * time it from now on by its rseq area. 0 if that has none. */
+int pv_timed_start_begin_by_rseq(struct pv_thread *t);
 
 /* t's ring (just attached, its switches written) times t from now on, by
  * whoever attached it. */
@@ -85,6 +112,13 @@ uint64_t pv_timed_start_count(struct pv_thread *t, struct pv_pcring_news *n);
 /* On t's own thread, as a runtime section ends and the program's code
  * resumes. */
 void pv_timed_start_resume(struct pv_thread *t);
+
+/* CPU time before this, on t's CPU clock, was timed (by rseq): the looks
+ * charge only what came after. Read by any thread. */
+static inline uint64_t pv_timed_start_handed(const struct pv_timed_start *ts)
+{
+	return __atomic_load_n(&ts->handed_cpu_ns, __ATOMIC_ACQUIRE);
+}
 
 /* t's timing ends without a hand-over (its ring is going). */
 void pv_timed_start_stop(struct pv_thread *t);

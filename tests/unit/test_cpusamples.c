@@ -496,6 +496,155 @@ static void timed_ends_early(void)
 	tap_ok(!pv_timed_start_on(&t->timed), "a ring without switches is never timed");
 }
 
+/* ---- the same without a ring: switches told by the rseq area ---- */
+
+static uint64_t cpu_clock_ns; /* the thread's CPU clock, scripted */
+static unsigned cpu_clock_reads;
+static int left_cpu;          /* it left its CPU since it last asked */
+
+static uint64_t scripted_cpu(void)
+{
+	cpu_clock_reads++;
+	return cpu_clock_ns;
+}
+
+static int scripted_left(void)
+{
+	int left = left_cpu;
+	left_cpu = 0;
+	return left;
+}
+
+/* On its CPU for ns: both clocks move. */
+static void run_for(uint64_t ns)
+{
+	fake_now_ns += ns;
+	cpu_clock_ns += ns;
+}
+
+/* Off it for ns (blocked, or preempted): the wall clock alone moves, and the
+ * kernel clears the rseq word. */
+static void off_for(uint64_t ns)
+{
+	fake_now_ns += ns;
+	left_cpu = 1;
+}
+
+/* A thread with no ring, timed by rseq from 1 s on the wall and 3 ms of CPU. */
+static struct pv_thread *rseq_timed_thread(void)
+{
+	struct pv_thread *t = looked_at_thread();
+	t->timed.wall = scripted_wall;
+	t->timed.cpu = scripted_cpu;
+	t->timed.left = scripted_left;
+	fake_now_ns = 1000000000;
+	cpu_clock_ns = 3000000;
+	left_cpu = 0;
+	t->sampled_cpu_ns = cpu_clock_ns; /* pv_sampler_thread_begins */
+	if (!pv_cpusamples_time_without_ring(t))
+		abort();
+	cpu_clock_reads = 0;
+	return t;
+}
+
+/* A span in which the thread never left its CPU is its wall time; one in
+ * which it did, what its CPU clock moved, read then and only then. */
+static void rseq_timed_where_ran(void)
+{
+	struct pv_thread *t = rseq_timed_thread();
+	tap_ok(pv_timed_start_on(&t->timed) && t->timed.by == PV_TIMED_BY_RSEQ,
+	       "no ring: timed by the rseq area");
+	tap_ok(!pv_cpusamples_from_ring(t), "... its time not from a ring");
+	enter(t, MAIN);
+	tap_ok(pv_thread_owes(t), "every hook takes its slow path");
+	run_for(300);
+	enter(t, WORK);
+	run_for(200);
+	off_for(7000000); /* preempted, or blocked outside libc's waits */
+	run_for(300);
+	leave(t, WORK);
+	run_for(40);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 500, "work: its 500 ns on the CPU, not the 7 ms off it");
+	tap_is(func(WORK)->timed_ns, 500, "... all of it timed");
+	tap_is(func(MAIN)->self[0], 340, "main: before and after its call");
+	tap_is(prof.sampling.timed_ns, 840, "the profile's timed time");
+	tap_is(cpu_clock_reads, 1, "the CPU clock read once: after the thread left its CPU");
+}
+
+/* A wait's CPU is the waiting function's and its box the time blocked, each
+ * once: what the wrapper measured around the wait is the hooks' span's
+ * already, and the wrapper's settling (which no section's end follows)
+ * leaves the next span's start right. */
+static void rseq_timed_waits(void)
+{
+	struct pv_thread *t = rseq_timed_thread();
+	const void *wait = &pv_wait_markers[PV_WAIT_poll];
+	enter(t, MAIN);
+	for (int i = 0; i < 2; i++) {
+		enter(t, WAIT_IO);
+		run_for(100);
+		enter(t, wait);
+		pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
+		run_for(30); /* into the kernel */
+		off_for(2000000);
+		run_for(20); /* out of it */
+		pv_sampler_blocked(t, wait, 2000050, 50); /* its own clock: 50 ns */
+		leave(t, wait);
+		run_for(10);
+		leave(t, WAIT_IO);
+		enter(t, WORK);
+		run_for(1000);
+		leave(t, WORK);
+	}
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WAIT_IO)->self[0], 2 * 160, "the waits' CPU: the waiting function's self");
+	tap_is(func(wait)->self[0], 2 * 2000050, "the wait's box: the time blocked");
+	tap_is(func(WORK)->self[0], 2000, "work: its own, the waits' not carried into it");
+	tap_is(func(MAIN)->total[0], 2 * (160 + 2000050 + 1000), "main's total: each once");
+	tap_is(t->waits_cpu_ns, 0, "the wrapper's measure left to the hooks' span");
+}
+
+/* Past PV_TIMED_START_NS the sampler's looks take over, from the CPU clock
+ * at the hand-over: a look meanwhile charges nothing, and the first after
+ * it only the CPU since. */
+static void rseq_timed_then_looked(void)
+{
+	struct pv_thread *t = rseq_timed_thread();
+	struct pv_sampling account = { 0 };
+	enter(t, MAIN);
+	run_for(20000000);
+	pv_sampler_look(&account, t, cpu_clock_ns); /* while timed */
+	tap_is(account.samples, 0, "a look at a timed thread charges nothing");
+	run_for(PV_TIMED_START_NS);
+	enter(t, WORK); /* main's 70 ms, timed; then the looks */
+	tap_ok(!pv_timed_start_on(&t->timed), "past PV_TIMED_START_NS: timed no more");
+	tap_is(t->timed.handed_cpu_ns, 3000000 + 20000000 + PV_TIMED_START_NS,
+	       "... handed over at its CPU clock then");
+	run_for(2000000);
+	pv_sampler_look(&account, t, cpu_clock_ns); /* found in work */
+	tap_is(account.samples, 1, "the next look charges");
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 20000000 + PV_TIMED_START_NS, "main: its 70 ms, timed once");
+	tap_is(func(WORK)->self[0], 2000000, "work: the 2 ms after the hand-over, not from the "
+	       "look before it");
+	tap_ok(func(WORK)->samples == 1 && func(WORK)->timed_ns == 0, "... looked at, not timed");
+}
+
+/* A thread whose rseq area is not registered (or a libc without one) is
+ * left to the looks. */
+static void rseq_missing(void)
+{
+	struct pv_thread *t = looked_at_thread();
+	tap_ok(!pv_cpusamples_time_without_ring(t) && !pv_timed_start_on(&t->timed),
+	       "no rseq area found: not timed");
+	tap_ok(!pv_thread_owes(t), "... and its hooks take their straight line");
+}
+
 int main(void)
 {
 	burst_then_wait();
@@ -513,6 +662,10 @@ int main(void)
 	timed_wait();
 	timed_then_sampled();
 	timed_ends_early();
+	rseq_timed_where_ran();
+	rseq_timed_waits();
+	rseq_timed_then_looked();
+	rseq_missing();
 	pv_profile_clear(&prof);
 	free(ring.page);
 	return tap_done();

@@ -62,7 +62,8 @@ static struct wait_start wait_begins(enum pv_wait w)
 	if (!pv_runtime_sampled())
 		return s;
 	pv_sampler_waiting(pv_self, &pv_wait_markers[w]);
-	if (!pv_cpusamples_from_ring(pv_self))
+	/* Timed at its hooks (timedstart.h), the wait's CPU is in their span. */
+	if (!pv_cpusamples_from_ring(pv_self) && !pv_timed_start_on(&pv_self->timed))
 		s.cpu = thread_cpu_now();
 	s.began = pv_monotonic_ns();
 	return s;
