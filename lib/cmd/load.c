@@ -277,6 +277,41 @@ static void read_arc(struct reader *rd, json_t *a, struct pv_report *r, unsigned
 	values_or(rd, a, "waited", r->nev, out->waited, none, where);
 }
 
+/* Path i's folds, [into, calls] each, into an ancestor's path or its own. */
+static void read_folds(struct reader *rd, json_t *folds, struct pv_report *r, unsigned i,
+		       const char *where)
+{
+	if (!folds)
+		return;
+	if (!json_is_array(folds)) {
+		fail(rd, "%s: its folds are not an array", where);
+		return;
+	}
+	size_t n = json_array_size(folds);
+	struct pv_rfold *more = realloc(r->folds, (r->n_folds + n + 1) * sizeof(*more));
+	if (!more) {
+		fail(rd, "out of memory");
+		return;
+	}
+	r->folds = more;
+	for (size_t k = 0; k < n; k++) {
+		json_t *f = json_array_get(folds, k);
+		json_t *into = json_array_get(f, 0), *calls = json_array_get(f, 1);
+		int up = 0;
+		if (json_is_integer(into) && json_integer_value(into) >= 0 &&
+		    json_integer_value(into) <= (json_int_t)i)
+			for (int at = (int)i; at >= 0 && !up; at = r->paths[at].parent)
+				up = at == (int)json_integer_value(into);
+		if (json_array_size(f) != 2 || !up || !json_is_integer(calls) ||
+		    json_integer_value(calls) < 0) {
+			fail(rd, "%s: folds[%zu] is not [a path above it, calls]", where, k);
+			return;
+		}
+		r->folds[r->n_folds++] = (struct pv_rfold){ (int)i, (int)json_integer_value(into),
+							   (uint64_t)json_integer_value(calls) };
+	}
+}
+
 static void read_path(struct reader *rd, json_t *p, struct pv_report *r, unsigned i)
 {
 	char where[48];
@@ -304,6 +339,7 @@ static void read_path(struct reader *rd, json_t *p, struct pv_report *r, unsigne
 	values_of(rd, p, "self", r->nev, out->self, where);
 	values_of(rd, p, "total", r->nev, out->total, where);
 	values_or(rd, p, "raw_self", r->nev, out->raw_self, out->self, where);
+	read_folds(rd, json_object_get(p, "folds"), r, i, where);
 }
 
 static void read_threads(struct reader *rd, json_t *root, struct pv_report *r)
@@ -468,6 +504,7 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		read_arc(rd, json_array_get(arcs, i), r, i);
 	for (unsigned i = 0; i < r->n_paths && !rd->failed; i++)
 		read_path(rd, json_array_get(paths, i), r, i);
+	pv_report_sort_folds(r); /* written in order; a hand-made file's need not be */
 	read_threads(rd, root, r);
 	read_processes(rd, root, l);
 	pv_report_hold_run_total(r); /* a file written before open calls were counted */

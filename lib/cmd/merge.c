@@ -46,10 +46,10 @@ struct func_entry {
 struct merged {
 	struct pv_report r;
 	struct pv_event_desc events[PV_MAX_EVENTS];
-	unsigned cap_funcs, cap_arcs, cap_paths;
+	unsigned cap_funcs, cap_arcs, cap_paths, cap_folds;
 	struct pv_rprocess *processes;
 	struct func_entry *func_table;
-	struct pv_pair *arc_table, *path_table;
+	struct pv_pair *arc_table, *path_table, *fold_table;
 	int mixed_compensation;
 	int with_paths, without_paths; /* inputs with call paths, and without */
 };
@@ -215,6 +215,25 @@ static int merge_arcs(struct merged *m, const struct pv_report *in, const int *f
 	return 0;
 }
 
+/* A fold is (its merged from path, its merged into path). */
+static int merge_folds(struct merged *m, const struct pv_report *in, const int *path_of)
+{
+	if (reserve((void **)&m->r.folds, &m->cap_folds, m->r.n_folds, in->n_folds,
+		    sizeof(*m->r.folds)) < 0)
+		return -1;
+	for (unsigned i = 0; i < in->n_folds; i++) {
+		const struct pv_rfold *o = &in->folds[i];
+		int from = path_of[o->from], into = path_of[o->into];
+		int created, slot = pv_pair_slot(&m->fold_table, &m->r.n_folds, from, into, &created);
+		if (slot < 0)
+			return -1;
+		m->r.folds[slot].from = from;
+		m->r.folds[slot].into = into;
+		m->r.folds[slot].calls += o->calls;
+	}
+	return 0;
+}
+
 /* A path is (its merged parent, its merged function): each input's paths
  * come after their parents, so a parent is always merged first, and the
  * merged paths keep that order. */
@@ -248,8 +267,9 @@ static int merge_paths(struct merged *m, const struct pv_report *in, const int *
 		add_costs(out->raw_self, p->raw_self, in->nev);
 		path_of[i] = slot;
 	}
+	int status = merge_folds(m, in, path_of);
 	free(path_of);
-	return 0;
+	return status;
 }
 
 static int merge_threads(struct merged *m, const struct pv_report *in)
@@ -356,6 +376,7 @@ static void merged_free(struct merged *m)
 	}
 	pv_pairs_free(&m->arc_table);
 	pv_pairs_free(&m->path_table);
+	pv_pairs_free(&m->fold_table);
 	for (unsigned i = 0; i < m->r.n_processes; i++) {
 		free(m->processes[i].program);
 		free(m->processes[i].from);
@@ -426,6 +447,7 @@ int pv_cmd_merge(int argc, char **argv)
 			m.without_paths);
 	for (unsigned i = 0; i < m.r.n_funcs; i++) /* each input kept its hottest lines */
 		pv_lines_keep(&m.r.funcs[i].lines, PV_LINES_KEPT);
+	pv_report_sort_folds(&m.r);
 	if (pv_report_sort(&m.r) < 0)
 		goto out_of_memory;
 	status = pv_write_to(output, &m.r) < 0 ? PV_EXIT_TROUBLE : 0;

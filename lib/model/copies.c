@@ -71,6 +71,8 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 	view->arcs = NULL;
 	view->paths = NULL;
 	view->n_paths = 0;
+	view->folds = NULL;
+	view->n_folds = 0;
 	unsigned n = r->n_funcs;
 	const struct pv_rfunc **order = malloc((n ? n : 1) * sizeof(*order));
 	int *box_of = malloc((n ? n : 1) * sizeof(*box_of)); /* r's id -> view's slot */

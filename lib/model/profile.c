@@ -104,6 +104,15 @@ struct pv_path *pv_profile_path(struct pv_profile *p, const struct pv_path *pare
 	return x;
 }
 
+struct pv_fold *pv_profile_fold(struct pv_profile *p, const struct pv_path *from,
+				const struct pv_path *into)
+{
+	struct pv_fold_key key = { from, into };
+	struct pv_fold *x;
+	FIND_OR_ADD(p->folds, key, &key, x);
+	return x;
+}
+
 /* One record of a path map. */
 struct pv_path_map_entry {
 	const void *from;
@@ -237,6 +246,15 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 		}
 		pv_path_map_put(&m, x, d);
 	}
+	for (const struct pv_fold *x = src->folds; x; x = x->hh.next) {
+		struct pv_path *from = pv_path_map_get(&m, x->key.from);
+		struct pv_path *into = pv_path_map_get(&m, x->key.into);
+		struct pv_fold *d = from && into ? pv_profile_fold(dst, from, into) : NULL;
+		if (d)
+			d->calls += x->calls;
+		else
+			dst->losses.merge_failures++;
+	}
 	pv_path_map_clear(&m);
 	dst->threads += src->threads;
 	dst->stray_exits += src->stray_exits;
@@ -265,6 +283,11 @@ void pv_profile_clear(struct pv_profile *p)
 	HASH_ITER(hh, p->paths, x, xtmp) {
 		HASH_DEL(p->paths, x);
 		free(x);
+	}
+	struct pv_fold *o, *otmp;
+	HASH_ITER(hh, p->folds, o, otmp) {
+		HASH_DEL(p->folds, o);
+		free(o);
 	}
 	free(p->thread_stats);
 	pv_profile_init(p, p->nev);

@@ -78,6 +78,21 @@ struct pv_path {
 	UT_hash_handle hh; /* table order: every path after its parent */
 };
 
+/* Recursive calls from one path to a function open above it, folded into
+ * that function's path up there (the trees fold recursion, runtime/cct.h):
+ * run -> fib -> fib's calls are on run -> fib's path, and here, from it
+ * into it. The arcs they are (fib -> fib) come back from these. */
+struct pv_fold_key {
+	const struct pv_path *from; /* the path that called */
+	const struct pv_path *into; /* the path its calls were folded into */
+};
+
+struct pv_fold {
+	struct pv_fold_key key;
+	uint64_t calls;
+	UT_hash_handle hh;
+};
+
 /* What the profile is missing, each counted so that the outputs can say so. */
 struct pv_losses {
 	uint64_t unrecorded_calls; /* no memory on the thread for a frame or a node */
@@ -139,6 +154,7 @@ struct pv_profile {
 	struct pv_fstat *funcs;
 	struct pv_astat *arcs;
 	struct pv_path *paths;
+	struct pv_fold *folds;
 	uint64_t threads;     /* merged so far */
 	uint64_t stray_exits; /* summed from the threads */
 	uint64_t resyncs;
@@ -159,6 +175,8 @@ void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src);
 struct pv_fstat *pv_profile_func(struct pv_profile *p, void *fn);
 struct pv_astat *pv_profile_arc(struct pv_profile *p, void *caller, void *callee);
 struct pv_path *pv_profile_path(struct pv_profile *p, const struct pv_path *parent, void *fn);
+struct pv_fold *pv_profile_fold(struct pv_profile *p, const struct pv_path *from,
+				const struct pv_path *into);
 
 /* A new zeroed thread summary in p; NULL when memory ran out. */
 struct pv_thread_stat *pv_profile_thread_add(struct pv_profile *p);

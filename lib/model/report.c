@@ -84,6 +84,27 @@ static int find_arc(struct arc_slot *table, void *caller, void *callee)
 	return hit ? hit->slot : -1;
 }
 
+/* The profile's folds between the paths kept (by_path: their slots). */
+static int build_folds(struct pv_report *r, const struct pv_profile *p, struct path_slot *by_path)
+{
+	unsigned n = HASH_CNT(hh, p->folds);
+	r->folds = calloc(n ? n : 1, sizeof(*r->folds));
+	if (!r->folds)
+		return -1;
+	for (const struct pv_fold *x = p->folds; x; x = x->hh.next) {
+		struct path_slot *from = NULL, *into = NULL;
+		HASH_FIND_PTR(by_path, &x->key.from, from);
+		HASH_FIND_PTR(by_path, &x->key.into, into);
+		if (!from || !into) {
+			r->lost_records++;
+			continue;
+		}
+		r->folds[r->n_folds++] = (struct pv_rfold){ from->slot, into->slot, x->calls };
+	}
+	pv_report_sort_folds(r);
+	return 0;
+}
+
 /* The paths in the profile's order (parents first), their functions as
  * slots of r->funcs; paths whose function or parent was lost are left out. */
 static int build_paths(struct pv_report *r, const struct pv_profile *p, struct fn_slot *fns,
@@ -125,6 +146,8 @@ static int build_paths(struct pv_report *r, const struct pv_profile *p, struct f
 	}
 	int complete = !x;
 	r->n_paths = (unsigned)i;
+	if (complete && build_folds(r, p, by_path) < 0)
+		complete = 0;
 	HASH_CLEAR(hh, by_path);
 	free(slots);
 	return complete ? 0 : -1;
@@ -498,11 +521,28 @@ void pv_report_free(struct pv_report *r)
 	free(r->funcs);
 	free(r->arcs);
 	free(r->paths);
+	free(r->folds);
 	free(r->thread_list);
 	r->thread_list = NULL;
 	r->funcs = NULL;
 	r->arcs = NULL;
 	r->paths = NULL;
+	r->folds = NULL;
+	r->n_folds = 0;
+}
+
+static int by_from_then_into(const void *a, const void *b)
+{
+	const struct pv_rfold *x = a, *y = b;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->into < y->into ? -1 : x->into > y->into;
+}
+
+void pv_report_sort_folds(struct pv_report *r)
+{
+	if (r->n_folds)
+		qsort(r->folds, r->n_folds, sizeof(*r->folds), by_from_then_into);
 }
 
 int pv_report_event(const struct pv_report *r, const char *name)

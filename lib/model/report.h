@@ -61,6 +61,14 @@ struct pv_rpath {
 	uint64_t raw_self[PV_MAX_EVENTS];
 };
 
+/* Recursive calls from path `from` to a function open above it, counted in
+ * the calls of that function's path `into` up there (model/profile.h's
+ * pv_fold): the arc func(from) -> func(into), nested. */
+struct pv_rfold {
+	int from, into; /* indices in paths[]; into <= from */
+	uint64_t calls;
+};
+
 /* One thread: its run in output units, and its wall and CPU time. */
 struct pv_rthread {
 	pid_t tid;
@@ -119,6 +127,8 @@ struct pv_report {
 	struct pv_rarc *arcs;   /* hottest first */
 	unsigned n_paths;
 	struct pv_rpath *paths; /* every path after its parent */
+	unsigned n_folds;
+	struct pv_rfold *folds; /* by from, then into */
 	unsigned n_thread_list;
 	struct pv_rthread *thread_list; /* in the order they were merged */
 	unsigned n_processes;           /* 0 for one process's own run */
@@ -144,6 +154,9 @@ int pv_report_build(struct pv_report *r, const struct pv_profile *p,
 		    const struct pv_namer *names, const struct pv_conversion *conv,
 		    const struct pv_overhead *overhead);
 void pv_report_free(struct pv_report *r);
+
+/* r's folds in their order: by from, then into. */
+void pv_report_sort_folds(struct pv_report *r);
 
 /* The run's total is never below the sum of its functions' selves, which
  * add up to it when every activation's cost was counted: a profile some of

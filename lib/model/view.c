@@ -44,22 +44,34 @@ static int open_above(const struct pv_report *r, int i, int func)
 	return 0;
 }
 
-static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int nested,
-		   const uint64_t *raw_total, const uint64_t *waited)
+static struct pv_rarc *arc_of(struct building *b, int caller, int callee)
 {
 	struct pv_report *r = b->out;
-	int created, slot = pv_pair_slot(&b->arcs, &r->n_arcs, caller, p->func, &created);
+	int created, slot = pv_pair_slot(&b->arcs, &r->n_arcs, caller, callee, &created);
 	if (slot < 0)
-		return -1;
+		return NULL;
 	struct pv_rarc *a = &r->arcs[slot];
 	if (created) {
 		a->caller = caller;
-		a->callee = p->func;
+		a->callee = callee;
 	}
-	a->calls += p->calls;
-	a->inlined_calls += p->inlined_calls;
+	return a;
+}
+
+/* The arc into path p from its parent's function: p's calls but those folded
+ * into it from below (they are the folds' own arcs, add_fold_arcs). */
+static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int nested,
+		   uint64_t folded_in, const uint64_t *raw_total, const uint64_t *waited)
+{
+	struct pv_report *r = b->out;
+	struct pv_rarc *a = arc_of(b, caller, p->func);
+	if (!a)
+		return -1;
+	uint64_t entered = p->calls > folded_in ? p->calls - folded_in : 0;
+	a->calls += entered;
+	a->inlined_calls += p->inlined_calls < entered ? p->inlined_calls : entered;
 	if (nested) {
-		a->nested_calls += p->calls;
+		a->nested_calls += entered;
 		return 0;
 	}
 	for (unsigned ev = 0; ev < r->nev; ev++) {
@@ -70,12 +82,28 @@ static int add_arc(struct building *b, int caller, const struct pv_rpath *p, int
 	return 0;
 }
 
+/* The recursive calls folded into the paths: the arcs they are, nested
+ * (the function called is open above), from out's folds. */
+static int add_fold_arcs(struct building *b)
+{
+	struct pv_report *r = b->out;
+	for (unsigned i = 0; i < r->n_folds; i++) {
+		const struct pv_rfold *o = &r->folds[i];
+		struct pv_rarc *a = arc_of(b, r->paths[o->from].func, r->paths[o->into].func);
+		if (!a)
+			return -1;
+		a->calls += o->calls;
+		a->nested_calls += o->calls;
+	}
+	return 0;
+}
+
 /* Functions and arcs from out's paths, whose func fields are still the
  * input's ids; raw_total: each path's raw total (from the input's whole
  * subtree, or what flows through the focus); waited: what the waits apart
- * took from its total. */
+ * took from its total; folded_in: the calls the input's folds put into each. */
 static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVENTS],
-		     const uint64_t (*waited)[PV_MAX_EVENTS])
+		     const uint64_t (*waited)[PV_MAX_EVENTS], const uint64_t *folded_in)
 {
 	struct pv_report *r = b->out;
 	unsigned nev = r->nev;
@@ -104,9 +132,9 @@ static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVEN
 			}
 		}
 		int caller = p->parent >= 0 ? r->paths[p->parent].func : -1;
-		status = add_arc(b, caller, p, nested, raw_total[i], waited[i]);
+		status = add_arc(b, caller, p, nested, folded_in[i], raw_total[i], waited[i]);
 	}
-	return status;
+	return status < 0 ? status : add_fold_arcs(b);
 }
 
 /* A whole run's arcs keep its input's calls. Its paths hold a recursion's
@@ -160,6 +188,7 @@ struct marks {
 	uint64_t (*raw_shown)[PV_MAX_EVENTS];
 	uint64_t (*blocked_flow)[PV_MAX_EVENTS]; /* ... of it, through the focus's callers */
 	uint64_t (*blocked_out)[PV_MAX_EVENTS];  /* by index in the view */
+	uint64_t *folded_in; /* by index in the view: the calls folds put into it */
 	int waits_out; /* take the waits out of what is above them (not done yet) */
 };
 
@@ -179,9 +208,11 @@ static int marks_alloc(struct marks *m, unsigned n)
 	m->raw_shown = calloc(n + 1, sizeof(*m->raw_shown));
 	m->blocked_flow = calloc(n + 1, sizeof(*m->blocked_flow));
 	m->blocked_out = calloc(n + 1, sizeof(*m->blocked_out));
+	m->folded_in = calloc(n + 1, sizeof(*m->folded_in));
 	return m->under && m->reach && m->dist && m->index_of && m->flow && m->raw_in &&
 			       m->raw_flow && m->raw_out && m->blocked && m->raw_blocked &&
-			       m->shown && m->raw_shown && m->blocked_flow && m->blocked_out
+			       m->shown && m->raw_shown && m->blocked_flow && m->blocked_out &&
+			       m->folded_in
 		       ? 0
 		       : -1;
 }
@@ -202,6 +233,7 @@ static void marks_free(struct marks *m)
 	free(m->raw_shown);
 	free(m->blocked_flow);
 	free(m->blocked_out);
+	free(m->folded_in);
 }
 
 /* Which paths are in the part, and how deep; parents come before children. */
@@ -322,6 +354,25 @@ static void keep_paths(const struct pv_report *in, const struct pv_view *v, stru
 	}
 }
 
+/* The folds between paths the view keeps, by their indices there; every
+ * fold into a kept path counts against the arc that enters it, the calls
+ * of a fold from a path cut off (below a depth) included. */
+static int keep_folds(const struct pv_report *in, const struct marks *m, struct pv_report *out)
+{
+	out->folds = calloc(in->n_folds + 1, sizeof(*out->folds));
+	if (!out->folds)
+		return -1;
+	for (unsigned i = 0; i < in->n_folds; i++) {
+		const struct pv_rfold *o = &in->folds[i];
+		int from = m->index_of[o->from], into = m->index_of[o->into];
+		if (into >= 0)
+			m->folded_in[into] += o->calls;
+		if (from >= 0 && into >= 0)
+			out->folds[out->n_folds++] = (struct pv_rfold){ from, into, o->calls };
+	}
+	return 0;
+}
+
 /* Raw costs of a part: its own raw costs over the whole's. */
 static void sum_raw_run(struct pv_report *out)
 {
@@ -354,8 +405,9 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	out->arcs = NULL;
 	out->paths = NULL;
 	out->thread_list = NULL;
+	out->folds = NULL;
 	out->n_thread_list = 0;
-	out->n_funcs = out->n_arcs = out->n_paths = 0;
+	out->n_funcs = out->n_arcs = out->n_paths = out->n_folds = 0;
 	memset(out->run_total, 0, sizeof(out->run_total)); /* summed below */
 	memset(out->waited, 0, sizeof(out->waited));
 
@@ -381,8 +433,9 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 		for (unsigned ev = 0; ev < in->nev; ev++)
 			out->run_total[ev] = less(in->run_total[ev], m.waits_out ? out->waited[ev] : 0);
 	keep_paths(in, v, &m, out);
-	if (sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])m.raw_out,
-		      (const uint64_t (*)[PV_MAX_EVENTS])m.blocked_out) < 0)
+	if (keep_folds(in, &m, out) < 0 ||
+	    sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])m.raw_out,
+		      (const uint64_t (*)[PV_MAX_EVENTS])m.blocked_out, m.folded_in) < 0)
 		goto done;
 	if (v->kind == PV_VIEW_WHOLE && keep_arc_calls(&b) < 0)
 		goto done;

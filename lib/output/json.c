@@ -83,9 +83,25 @@ static void write_waited(FILE *out, const struct pv_report *r, const uint64_t *w
 		}
 }
 
+/* Path i's folds, [into, calls] each (r->folds is by from): the next fold
+ * to write is *next. */
+static void write_folds(FILE *out, const struct pv_report *r, unsigned i, unsigned *next)
+{
+	if (*next >= r->n_folds || r->folds[*next].from != (int)i)
+		return;
+	fputs(",\"folds\":[", out);
+	for (int first = 1; *next < r->n_folds && r->folds[*next].from == (int)i; ++*next) {
+		fprintf(out, "%s[%d,%" PRIu64 "]", first ? "" : ",", r->folds[*next].into,
+			r->folds[*next].calls);
+		first = 0;
+	}
+	fputc(']', out);
+}
+
 static void write_paths(FILE *out, const struct pv_report *r)
 {
 	fputs("],\n\"paths\":[", out);
+	unsigned next_fold = 0;
 	for (unsigned i = 0; i < r->n_paths; i++) {
 		const struct pv_rpath *p = &r->paths[i];
 		fputs(i ? ",\n" : "\n", out);
@@ -97,6 +113,7 @@ static void write_paths(FILE *out, const struct pv_report *r)
 			p->calls, p->samples);
 		write_inlined(out, p->inlined_calls);
 		write_timed(out, p->timed_ns);
+		write_folds(out, r, i, &next_fold);
 		json_values(out, ",\"self\":", p->self, r->nev);
 		json_values(out, ",\"total\":", p->total, r->nev);
 		json_values(out, ",\"raw_self\":", p->raw_self, r->nev);

@@ -64,6 +64,12 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 		struct pv_path *target = pv_path_map_get(&m->map, n->target);
 		if (target)
 			target->calls += n->calls;
+		/* ... and kept as calls from the parent's path into it. */
+		struct pv_fold *fold = target && parent ? pv_profile_fold(p, parent, target) : NULL;
+		if (fold)
+			fold->calls += n->calls;
+		else if (target && parent)
+			p->losses.merge_failures++;
 		return;
 	}
 	struct pv_path *x = pv_profile_path(p, parent, pv_key_fn(n->fn));
