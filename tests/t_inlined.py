@@ -47,6 +47,13 @@ def boxes(svg):
     return {texts[0]: (key, texts) for key, (texts, _) in svg.items() if "->" not in key}
 
 
+# The line the caption and the report's heading give the functions whose
+# calls the compiler melted into a host (weight's real calls from main
+# are its own; clang also inlines libc's atol into main).
+MELTED = {"gcc": "weight and kind_of ran inlined into sum_kinds: their time is sum_kinds's",
+          "clang": "weight (in sum_kinds), kind_of (in sum_kinds) and atol (in main) ran "
+                   "inlined into their callers: their time is the callers'"}
+
 for compiler in ("gcc", "clang"):
     exe = h.build("inlined", compiler=compiler,
                   out=os.path.join(h.BUILD, "inlined" if compiler == "gcc" else "inlined-clang"))
@@ -78,6 +85,10 @@ for compiler in ("gcc", "clang"):
         legend = open(r.file("prof.dot")).read()
         t.ok("dashed arc, 'inlined': calls the compiler inlined" in legend,
              "the caption says what a dashed 'inlined' arc is")
+        t.ok(MELTED[compiler] + "; to time them apart, PROFVIZ_INLINED=frames or -fno-inline"
+             in legend,
+             "the caption names the functions melted into their host, and how to time them "
+             "apart", diag=legend[-1500:])
 
     with t.case(compiler + ": profviz dot"):
         d = h.command("dot", "-n", "0", "-e", "0", r.file("prof.json"))
@@ -98,6 +109,8 @@ for compiler in ("gcc", "clang"):
     with t.case(compiler + ": profviz report"):
         rep = h.command("report", "--color", "never", "--top", "0", r.file("prof.json"))
         t.eq(rep.returncode, 0, "profviz report")
+        t.ok(MELTED[compiler] in rep.stdout.split("\n\n")[0], "its heading names them too",
+             diag=rep.stdout[:800])
         rows = {m.group(1): m.group(2) for m in re.finditer(
             r"^.*?  (\w+)  \(inlined\.c:\d+\)(.*)$", rep.stdout, re.M)}
         t.eq((rows.get("kind_of"), rows.get("weight"), rows.get("sum_kinds")),
@@ -191,6 +204,9 @@ for compiler in ("gcc", "clang"):
              "the same arcs and calls")
         t.eq([k for k, v in got.items() if v[1]], [], "none counted as inlined")
         t.eq(h.strip_profviz(r.stderr), b"", "no message: a value it takes")
+        rep = h.command("report", "--color", "never", r.file("prof.json"))
+        t.ok(rep.returncode == 0 and "ran inlined" not in rep.stdout,
+             "the report's heading names nothing melted: each body timed as its own")
 
 # C++ member functions, a recursion through an inlined body, and a signal
 # handler running while a body is open, with both compilers at -O0 and -O2

@@ -202,6 +202,8 @@ static void heading(const struct view *v)
 		printf("%s\n", text);
 	if (pv_report_losses_text(r, text, sizeof(text)))
 		printf("%s\n", text);
+	if (pv_inlined_text(r, NULL, text, sizeof(text)))
+		printf("%s\n", text);
 	if (r->view)
 		printf("%s\n", r->view);
 }

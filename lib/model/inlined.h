@@ -29,4 +29,10 @@ struct pv_host {
  * arcs; NULL when memory ran out. A tie goes to the hotter caller. */
 struct pv_host *pv_inlined_hosts(const struct pv_report *r);
 
+/* One line for a view's heading when functions the compiler melted into
+ * their callers ran (their calls counted, their time the hosts'): which,
+ * and how to time them apart; shown (by function id, or NULL: all) keeps
+ * only those whose host the view draws. 1 and the line in buf, or 0. */
+int pv_inlined_text(const struct pv_report *r, const char *shown, char *buf, size_t size);
+
 #endif /* PV_INLINED_H */

@@ -306,6 +306,11 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	if (sel->inlined_shown)
 		fputs("dashed arc, 'inlined': calls the compiler inlined, whose self counts in "
 		      "the caller's, the code they ran in\\l", out);
+	char melted[PV_DOT_CAPTION_MAX];
+	if (pv_inlined_text(r, sel->shown, melted, sizeof(melted))) {
+		pv_dot_text(out, melted, sizeof(melted));
+		fputs("\\l", out);
+	}
 	fprintf(out, "thresholds: nodes %g%%, arcs %g%% of the run", r->node_threshold,
 		r->edge_threshold);
 	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs\\l", sel->hidden_funcs,
