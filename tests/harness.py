@@ -91,8 +91,30 @@ class Tap:
         print("ok %d - %s # SKIP %s" % (self.n, name, why))
 
     def done(self):
+        self.views_agree()
         print("1..%d" % self.n)
         sys.exit(1 if self.failed else 0)
+
+    def views_agree(self):
+        """The profiles this file's tests read, each through every view a user
+        reads it by, held to its JSON (consistency.py): the first, the
+        middle and the last of them, to keep the time down."""
+        import consistency
+        seen = []
+        for x in PROFILES:
+            if x not in seen and os.path.exists(x[0]):
+                seen.append(x)
+        picked = []
+        for x in seen[:1] + seen[len(seen) // 2:len(seen) // 2 + 1] + seen[-1:]:
+            if x not in picked:
+                picked.append(x)
+        for path, dot in picked:
+            with open(path) as f:
+                program = os.path.basename(json.load(f).get("program") or "?")
+            wrong = consistency.check(path, dot)
+            self.ok(not wrong, "%s's profile: every view's calls are the JSON's (%s)"
+                    % (program, os.path.relpath(path, tempfile.gettempdir())),
+                    "\n".join(wrong))
 
 
 def built_objects(build_dir, under="lib"):
@@ -144,6 +166,11 @@ def build_with(combo, name, sources=None, flags=(), libs=()):
                  out=out)
 
 
+# The profiles the tests read (Run.json), each (its JSON, the run's prof.dot
+# or None): Tap.done holds their views to them.
+PROFILES = []
+
+
 class Run:
     """A finished run: its output and status, and the directory of its files."""
 
@@ -164,7 +191,10 @@ class Run:
 
     def json(self, name="prof.json"):
         with open(self.file(name)) as f:
-            return Profile(json.load(f))
+            doc = json.load(f)
+        dot = self.file("prof.dot") if "prof.dot" in (self.outputs or "").split(",") else None
+        PROFILES.append((self.file(name), dot))
+        return Profile(doc)
 
 
 # Set by a test file whose subject is the times the hooks read per call
