@@ -61,8 +61,16 @@ uint64_t pv_thread_collect(struct pv_thread *t)
 	const uint64_t *news = __atomic_load_n(&t->news, __ATOMIC_ACQUIRE);
 	uint64_t seen = __atomic_load_n(news, __ATOMIC_ACQUIRE);
 	if (news == &t->looks && pv_timed_start_on(&t->timed)) {
-		/* Timed by rseq: no ring, and the looks charge nothing. */
+		/* Timed by rseq: no ring, and the looks charge nothing. A
+		 * handler's hooks arriving mid-count (its clock's system call
+		 * returns with a signal) leave the span to it. */
+		if (t->collecting)
+			return 0;
+		t->collecting = 1;
+		pv_signal_fence();
 		timed = pv_timed_start_count(t, NULL);
+		pv_signal_fence();
+		t->collecting = 0;
 	} else if (news != &t->looks) {
 		/* A handler's hooks, arriving mid-count, leave the ring to the
 		 * count they interrupted (it charges their samples with its own). */
@@ -118,9 +126,14 @@ void pv_thread_settle(struct pv_thread *t, struct pv_node *n)
 void pv_cpusamples_pending(const struct pv_thread *t, uint64_t *ns, uint64_t *samples)
 {
 	*ns = *samples = 0;
-	/* A timed thread's time since its last hook is not known here: a
-	 * wait's blocked time would pass for its CPU. */
-	if (!pv_cpusamples_from_ring(t) || pv_timed_start_on(&t->timed))
+	/* Timed by rseq: what its CPU clock moved since its code resumed. */
+	if (!pv_cpusamples_from_ring(t)) {
+		*ns = pv_timed_start_pending(t);
+		return;
+	}
+	/* A thread timed by its ring's switches: its time since its last hook
+	 * is not known here (a wait's blocked time would pass for its CPU). */
+	if (pv_timed_start_on(&t->timed))
 		return;
 	struct pv_pcring_news n = { 0, 0, 0, 0, 0 };
 	pv_pcring_peek(&t->pcring, &n);

@@ -16,6 +16,7 @@
 #ifndef PV_HOTPCS_H
 #define PV_HOTPCS_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,11 +67,15 @@ void pv_hotpcs_refused(struct pv_hotpcs *h, int err);
  * Nothing of libc's. */
 void pv_hotpcs_opened(struct pv_hotpcs *h, const struct pv_pcring *r);
 
-/* Was every ring refused so far, one at least? (Any thread.) */
+/* Was every ring refused so far, one at least, the first for what every
+ * thread will meet (perf_event_open not allowed), not for what one met
+ * (descriptors or memory used up)? (Any thread.) */
 static inline int pv_hotpcs_all_refused(const struct pv_hotpcs *h)
 {
+	int why = __atomic_load_n(&h->refusal, __ATOMIC_RELAXED);
 	return __atomic_load_n(&h->account.refused, __ATOMIC_RELAXED) &&
-	       !__atomic_load_n(&h->opened_any, __ATOMIC_RELAXED);
+	       !__atomic_load_n(&h->opened_any, __ATOMIC_RELAXED) && why != -EMFILE &&
+	       why != -ENFILE && why != -ENOMEM;
 }
 
 /* Say why, once per process, in one line with the system's reason, if a

@@ -3,10 +3,20 @@
 #include "runtime/leftcpu.h"
 
 #include <dlfcn.h>
-#include <sys/rseq.h>
+#include <linux/rseq.h>
 
-/* The signature the kernel reads before the abort address: glibc's. */
-static const uint32_t signature_then_abort[2] __attribute__((aligned(8))) = { RSEQ_SIG, 0 };
+/* The signature the kernel reads before the abort address: the one glibc
+ * registers (its sysdeps' RSEQ_SIG; <sys/rseq.h> has it from glibc 2.35
+ * only, and profviz builds against older ones too). */
+#if defined(__x86_64__) || defined(__i386__)
+#define PV_RSEQ_SIG 0x53053053u
+#elif defined(__aarch64__)
+#define PV_RSEQ_SIG 0xd428bc00u
+#else
+#define PV_RSEQ_SIG 0u /* not known here: not used (pv_leftcpu_init) */
+#endif
+
+static const uint32_t signature_then_abort[2] __attribute__((aligned(8))) = { PV_RSEQ_SIG, 0 };
 
 /* Starts and ends at the abort address: no instruction is inside it, so
  * the kernel never restarts anything, and only clears the word. */
@@ -26,7 +36,7 @@ int pv_leftcpu_init(void)
 	const ptrdiff_t *offset = dlsym(RTLD_DEFAULT, "__rseq_offset");
 	const unsigned *size = dlsym(RTLD_DEFAULT, "__rseq_size");
 	/* glibc.pthread.rseq=0, or a kernel without rseq: size 0. */
-	if (!offset || !size || *size < 20)
+	if (!PV_RSEQ_SIG || !offset || !size || *size < 20)
 		return 0;
 	pv_leftcpu_offset = *offset;
 	found = 1;

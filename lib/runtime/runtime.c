@@ -565,7 +565,10 @@ static void fork_child_profile(void)
 		pv_log("%s: the child's times are not sampled", why);
 	if (pv_time_sampled && !pv_sampler_opens_rings(&pv_sampler))
 		open_pcring(self);
+	sigset_t saved; /* the child's sampler looks at it already */
+	pv_process_lock(&saved);
 	time_without_ring(self);
+	pv_process_unlock(&saved);
 }
 
 void pv_runtime_fds_taken(unsigned first, unsigned last)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/timedstart.h"
 
+#include <errno.h>
+
 #include "base/clock.h"
 #include "base/sysraw.h"
 #include "runtime/leftcpu.h"
@@ -11,10 +13,15 @@ static uint64_t monotonic_ns(void)
 	return pv_monotonic_ns();
 }
 
-/* A system call: read only after the thread left its CPU (leftcpu.h). */
+/* A system call (no vDSO answers for a CPU clock): read only after the
+ * thread left its CPU, or a long span. The program's errno is kept: a
+ * seccomp filter may answer it with one. 0 when it cannot be read. */
 static uint64_t own_cpu_ns(void)
 {
-	return pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	int saved = errno;
+	uint64_t ns = pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	errno = saved;
+	return ns;
 }
 
 void pv_timed_start_init(struct pv_timed_start *ts)
@@ -33,6 +40,8 @@ int pv_timed_start_begin_by_rseq(struct pv_thread *t)
 	ts->ns = ts->sections = 0;
 	ts->left(); /* asks from now on */
 	ts->cpu_resumed_ns = ts->cpu();
+	if (!ts->cpu_resumed_ns)
+		return 0; /* no CPU clock to read */
 	ts->began_ns = ts->wall();
 	__atomic_store_n(&ts->resumed_ns, ts->began_ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&ts->handed_cpu_ns, 0, __ATOMIC_RELAXED);
@@ -46,6 +55,7 @@ void pv_timed_start_begin(struct pv_thread *t)
 	ts->ns = ts->sections = 0; /* a fork's child's: none of its parent's */
 	ts->off = (struct pv_pcring_offcpu){ 0 };
 	ts->by = PV_TIMED_BY_SWITCHES;
+	__atomic_store_n(&ts->handed_cpu_ns, 0, __ATOMIC_RELAXED); /* a fork's parent's */
 	if (!__atomic_load_n(&t->pcring.switches_on, __ATOMIC_ACQUIRE))
 		return;
 	ts->began_ns = ts->wall();
@@ -73,13 +83,25 @@ static void hand_over(struct pv_thread *t, uint64_t cpu)
 	__atomic_store_n(&t->timed.on, 0, __ATOMIC_RELAXED);
 }
 
-/* Timed by rseq: the looks take over from the CPU clock at cpu. */
-static void hand_over_to_looks(struct pv_timed_start *ts, uint64_t cpu)
+/* Timed by rseq: the looks take over from the CPU clock now, read (the
+ * carried one gains what the scheduler's clock leaves out: interrupts), or
+ * from their own last look if it cannot be. */
+static void hand_over_to_looks(struct pv_timed_start *ts)
 {
-	__atomic_store_n(&ts->handed_cpu_ns, cpu, __ATOMIC_RELEASE);
+	__atomic_store_n(&ts->handed_cpu_ns, ts->cpu(), __ATOMIC_RELEASE);
 	__atomic_store_n(&ts->on, 0, __ATOMIC_RELEASE);
 	if (ts->left == pv_leftcpu_since)
 		pv_leftcpu_done();
+}
+
+/* Is the thread's CPU clock to be read for a span of wall ns? When it
+ * left its CPU, or the span is long: the kernel clears the rseq word for a
+ * preemption from the program's code, but Linux 6.19 and later no longer
+ * for a block inside a system call, so a span that blocked may have said
+ * nothing; a short one then counts at most PV_TIMED_READ_AFTER_NS too much. */
+static int read_clock_for(struct pv_timed_start *ts, uint64_t wall)
+{
+	return ts->left() | (wall >= PV_TIMED_READ_AFTER_NS);
 }
 
 /* The span since the code resumed, by rseq: its wall time if the thread
@@ -93,20 +115,24 @@ static uint64_t count_by_rseq(struct pv_timed_start *ts)
 	uint64_t cpu = wall;
 	/* A section without an end, on both clocks (a wait's settling has no
 	 * resume: the next span starts here). */
-	if (ts->left()) {
+	if (read_clock_for(ts, wall)) {
 		uint64_t clock = ts->cpu();
+		if (!clock) {
+			hand_over_to_looks(ts);
+			return 0;
+		}
 		cpu = clock > ts->cpu_resumed_ns ? clock - ts->cpu_resumed_ns : 0;
 		if (cpu > wall)
 			cpu = wall;
-		ts->cpu_resumed_ns = clock;
+		__atomic_store_n(&ts->cpu_resumed_ns, clock, __ATOMIC_RELAXED);
 	} else {
-		ts->cpu_resumed_ns += cpu;
+		__atomic_store_n(&ts->cpu_resumed_ns, ts->cpu_resumed_ns + cpu, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&ts->resumed_ns, now, __ATOMIC_RELAXED);
 	ts->sections++;
 	__atomic_store_n(&ts->ns, ts->ns + cpu, __ATOMIC_RELAXED); /* a dump reads it */
 	if (ts->ns >= PV_TIMED_START_NS || ts->sections >= PV_TIMED_START_SECTIONS)
-		hand_over_to_looks(ts, ts->cpu_resumed_ns);
+		hand_over_to_looks(ts);
 	return cpu;
 }
 
@@ -148,17 +174,28 @@ uint64_t pv_timed_start_count(struct pv_thread *t, struct pv_pcring_news *n)
 
 void pv_timed_start_resume(struct pv_thread *t)
 {
+	/* A handler's section inside a count (pv_thread_collect): the count
+	 * says where the next span starts. */
+	if (t->collecting)
+		return;
 	struct pv_timed_start *ts = &t->timed;
 	uint64_t now = ts->wall();
 	if (ts->by == PV_TIMED_BY_RSEQ) {
 		/* The section's own time was on the CPU, unless the thread left
 		 * it: then its clock says where the code resumes from. */
-		if (ts->left()) {
-			ts->cpu_resumed_ns = ts->cpu();
+		uint64_t began = __atomic_load_n(&ts->resumed_ns, __ATOMIC_RELAXED);
+		uint64_t section = now > began ? now - began : 0;
+		if (read_clock_for(ts, section)) {
+			uint64_t clock = ts->cpu();
+			if (!clock) {
+				hand_over_to_looks(ts);
+				return;
+			}
+			__atomic_store_n(&ts->cpu_resumed_ns, clock, __ATOMIC_RELAXED);
 			now = ts->wall();
 		} else {
-			uint64_t began = __atomic_load_n(&ts->resumed_ns, __ATOMIC_RELAXED);
-			ts->cpu_resumed_ns += now > began ? now - began : 0;
+			__atomic_store_n(&ts->cpu_resumed_ns, ts->cpu_resumed_ns + section,
+					 __ATOMIC_RELAXED);
 		}
 	}
 	__atomic_store_n(&ts->resumed_ns, now, __ATOMIC_RELAXED);
@@ -167,4 +204,16 @@ void pv_timed_start_resume(struct pv_thread *t)
 void pv_timed_start_stop(struct pv_thread *t)
 {
 	__atomic_store_n(&t->timed.on, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->timed.handed_cpu_ns, 0, __ATOMIC_RELAXED);
+}
+
+uint64_t pv_timed_start_pending(const struct pv_thread *t)
+{
+	const struct pv_timed_start *ts = &t->timed;
+	if (!__atomic_load_n(&ts->on, __ATOMIC_ACQUIRE) || ts->by != PV_TIMED_BY_RSEQ ||
+	    !t->has_cpu_clock || __atomic_load_n(&t->at, __ATOMIC_RELAXED) == NULL)
+		return 0;
+	uint64_t clock = pv_sys_clock_ns(t->cpu_clock);
+	uint64_t from = __atomic_load_n(&ts->cpu_resumed_ns, __ATOMIC_RELAXED);
+	return clock > from ? clock - from : 0;
 }

@@ -53,6 +53,12 @@
  * short pays at most about 6 ms of CPU for it (25,000 calls timed). */
 #define PV_TIMED_START_SECTIONS 50000u
 
+/* Timed by rseq, a span this long on the wall has the thread's CPU clock
+ * read (a system call, about 0.7 us here), whether or not the thread said
+ * it left its CPU (timedstart.c): at most 3.5 % of the span, and of the
+ * timed phase's CPU. */
+#define PV_TIMED_READ_AFTER_NS 20000u
+
 /* A clock in ns: CLOCK_MONOTONIC, or the thread's own CPU clock (the
  * tests' are scripted). */
 typedef uint64_t pv_wall_fn(void);
@@ -74,7 +80,7 @@ struct pv_timed_start {
 	uint64_t ns;            /* the CPU time timed so far */
 	uint64_t sections;      /* the runtime sections that timed it */
 	struct pv_pcring_offcpu off; /* the ring's switches, carried over */
-	/* By rseq: the thread's CPU clock at resumed_ns. */
+	/* By rseq: the thread's CPU clock at resumed_ns (atomic: a dump reads it). */
 	uint64_t cpu_resumed_ns;
 	/* ... and at the hand-over, from which the looks take over (atomic). */
 	uint64_t handed_cpu_ns;
@@ -119,6 +125,11 @@ static inline uint64_t pv_timed_start_handed(const struct pv_timed_start *ts)
 {
 	return __atomic_load_n(&ts->handed_cpu_ns, __ATOMIC_ACQUIRE);
 }
+
+/* For a dump while t runs on (any thread): the CPU t has used since its
+ * code last resumed, when it is timed by rseq and in the program's code
+ * (read from its CPU clock); else 0. */
+uint64_t pv_timed_start_pending(const struct pv_thread *t);
 
 /* t's timing ends without a hand-over (its ring is going). */
 void pv_timed_start_stop(struct pv_thread *t);

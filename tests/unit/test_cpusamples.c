@@ -16,6 +16,7 @@
 #include "fakering.h"
 #include "model/profile.h"
 #include "runtime/cpusamples.h"
+#include "runtime/guard.h"
 #include "runtime/handover.h"
 #include "runtime/hooks.h"
 #include "runtime/sampler.h"
@@ -635,6 +636,29 @@ static void rseq_timed_then_looked(void)
 	tap_ok(func(WORK)->samples == 1 && func(WORK)->timed_ns == 0, "... looked at, not timed");
 }
 
+/* Linux 6.19 on: a block inside a system call leaves the rseq word alone.
+ * A span as long as PV_TIMED_READ_AFTER_NS has the CPU clock read anyway;
+ * a shorter one is taken for work, its error under that. */
+static void rseq_block_unsaid(void)
+{
+	struct pv_thread *t = rseq_timed_thread();
+	enter(t, MAIN);
+	enter(t, WORK);
+	run_for(100);
+	fake_now_ns += 5000000; /* blocked 5 ms, the word not cleared */
+	run_for(100);
+	leave(t, WORK);
+	enter(t, OTHER);
+	run_for(100);
+	fake_now_ns += PV_TIMED_READ_AFTER_NS / 2; /* a short block, unsaid */
+	leave(t, OTHER);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 200, "a long span read from the CPU clock: the block left out");
+	tap_is(func(OTHER)->self[0], 100 + PV_TIMED_READ_AFTER_NS / 2,
+	       "a short one taken for work: at most PV_TIMED_READ_AFTER_NS too much");
+}
+
 /* A thread whose rseq area is not registered (or a libc without one) is
  * left to the looks. */
 static void rseq_missing(void)
@@ -643,6 +667,113 @@ static void rseq_missing(void)
 	tap_ok(!pv_cpusamples_time_without_ring(t) && !pv_timed_start_on(&t->timed),
 	       "no rseq area found: not timed");
 	tap_ok(!pv_thread_owes(t), "... and its hooks take their straight line");
+}
+
+
+/* ---- a signal handler's sections inside a count ---- */
+
+#define HANDLER ((const void *)0x5000)
+static int handler_armed;
+static struct pv_thread *handler_thread;
+
+/* What the signal trampoline does on a profiling thread (signals.c): a
+ * guarded section (its settle counts), the handler's calls, another one. */
+static void run_handler(struct pv_thread *t)
+{
+	struct pv_guard g;
+	int entered = pv_guard_enter_abandonable(&g, t);
+	pv_guard_leave_abandonable(&g, entered);
+	enter(t, HANDLER);
+	run_for(5000000); /* the handler's 5 ms on the CPU */
+	leave(t, HANDLER);
+	entered = pv_guard_enter_abandonable(&g, t);
+	pv_guard_leave_abandonable(&g, entered);
+}
+
+/* The CPU clock's system call returns with a signal pending: the handler
+ * runs as it returns, after the clock was read (the kernel cleared the
+ * rseq word for the delivery). */
+static uint64_t cpu_with_signal(void)
+{
+	uint64_t clock = scripted_cpu();
+	if (handler_armed) {
+		handler_armed = 0;
+		left_cpu = 1;
+		run_handler(handler_thread);
+	}
+	return clock;
+}
+
+/* A count outside a guard (a wait's settling) interrupted by a handler:
+ * the handler's hooks leave the span to the count they interrupted, whose
+ * next span holds the handler's time, as a ring's count does. Counted once. */
+static void handler_inside_a_count(void)
+{
+	struct pv_thread *t = rseq_timed_thread();
+	t->timed.cpu = cpu_with_signal;
+	handler_thread = t;
+	const void *wait = &pv_wait_markers[PV_WAIT_poll];
+	enter(t, MAIN);
+	enter(t, WAIT_IO);
+	run_for(100);
+	enter(t, wait);
+	pv_sampler_waiting(t, wait);
+	run_for(30);
+	off_for(2000000);
+	run_for(20);
+	handler_armed = 1; /* lands in pv_sampler_blocked's count */
+	pv_sampler_blocked(t, wait, 2000050, 50);
+	leave(t, wait);
+	run_for(10);
+	leave(t, WAIT_IO);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(prof.sampling.timed_ns, 5000160, "a handler inside a count: what ran, timed once");
+	tap_is(func(WAIT_IO)->self[0], 5000160,
+	       "... the handler's time the interrupted function's, as with a ring");
+	tap_is(func(wait)->self[0], 2000050, "... the wait's box its blocked time only");
+}
+
+/* A handler that runs unrecorded (no room for its frame): the guard's leave
+ * resumes with no count before it (signals.c's second guard). */
+static void resume_without_count(void)
+{
+	struct pv_thread *t = rseq_timed_thread();
+	enter(t, MAIN);
+	run_for(3000000); /* main's 3 ms */
+	struct pv_guard g;
+	int entered = pv_guard_enter_abandonable(&g, t); /* the first section */
+	g.mode = PV_MODE_BUSY; /* no room: the handler runs unrecorded */
+	pv_guard_leave_abandonable(&g, entered);
+	run_for(7000); /* the handler, BUSY */
+	entered = pv_guard_enter_abandonable(&g, t);
+	g.mode = PV_MODE_COUNT;
+	pv_guard_leave_abandonable(&g, entered);
+	t->in_slow_path = 0;
+	run_for(1000);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(MAIN)->self[0], 3001000, "an unrecorded handler: main's 3 ms before it counted");
+}
+
+/* A fork's child (fork_child_profile): the parent's timing detached, a new
+ * CPU clock from about 0, and not timed again: the looks charge from its
+ * start, not from the parent's hand-over. */
+static void child_not_timed_again(void)
+{
+	struct pv_thread *t = rseq_timed_thread();
+	struct pv_sampling account = { 0 };
+	enter(t, MAIN);
+	run_for(PV_TIMED_START_NS + 1000);
+	enter(t, WORK); /* handed over */
+	leave(t, WORK);
+	pv_cpusamples_detach(t); /* the child's copy */
+	cpu_clock_ns = 100000;   /* the child's own thread clock */
+	t->sampled_cpu_ns = cpu_clock_ns; /* pv_sampler_thread_begins */
+	run_for(20000000);
+	pv_sampler_look(&account, t, cpu_clock_ns);
+	tap_is(account.samples, 1, "a fork's child not timed again: its first look charges");
+	leave(t, MAIN);
 }
 
 int main(void)
@@ -665,7 +796,11 @@ int main(void)
 	rseq_timed_where_ran();
 	rseq_timed_waits();
 	rseq_timed_then_looked();
+	rseq_block_unsaid();
 	rseq_missing();
+	handler_inside_a_count();
+	resume_without_count();
+	child_not_timed_again();
 	pv_profile_clear(&prof);
 	free(ring.page);
 	return tap_done();
