@@ -227,7 +227,8 @@ with t.case("dot"):
     t.ok(h.dot_renders(dotfile)[0], "dot: graphviz renders it without a word")
     r = profviz("dot", "-n", "0", "--nodes", "3", PROF)
     t.eq(len(nodes(r.stdout)), 3, "dot --nodes 3: three boxes")
-    t.ok("only the 3 hottest functions shown: %d more" % (len(funcs) - 3) in r.stdout,
+    t.ok("only 3 functions shown, the largest selves and the hottest paths to them: %d more"
+         % (len(funcs) - 3) in r.stdout,
          "dot --nodes: said in the caption")
     plain_fill = re.findall(r'fillcolor="(#\w+)"', profviz("dot", "-n", "0", PROF).stdout)
     self_fill = re.findall(r'fillcolor="(#\w+)"',

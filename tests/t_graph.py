@@ -108,7 +108,8 @@ with t.case("one cap, one rule: the runtime's graph, profviz dot's and the page'
     laid = sorted(re.findall(r'<title>f\d+</title>\s*<g id="a_node\d+"><a[^>]*>\s*(?:<[^>]+>\s*)+?'
                              r'<text[^>]*>([^<]*)</text>', svg))
     over = sum(f["total"][0] >= 0.005 * r.json().run_total() for f in r.json().funcs)
-    cap = re.search(r"only the (\d+) hottest functions shown: (\d+) more", again.stdout)
+    cap = re.search(r"only (\d+) functions shown, the largest selves and the hottest paths to "
+                    r"them: (\d+) more", again.stdout)
     t.ok(cap and int(cap.group(1)) == len(at_exit) and int(cap.group(2)) == over - len(at_exit),
          "the default cap: %s boxes drawn of the %d over the threshold, the rest said"
          % (cap and cap.group(1), over), again.stdout[-600:])

@@ -15,6 +15,7 @@
  * waits' time is apart (view.h): shares are of the work, and the waits'
  * boxes and arcs are grey, each with its share of the wall.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -103,6 +104,7 @@ struct selection {
 	unsigned hidden_funcs, hidden_arcs;
 	uint64_t hidden_self;
 	unsigned capped; /* functions above the threshold left out by the cap */
+	int largest_hidden; /* the hidden function of the largest self, or -1 */
 	int inlined_shown; /* an arc shown has calls the compiler inlined */
 };
 
@@ -115,13 +117,171 @@ static int arc_is_nested(const struct pv_rarc *a)
 	return a->caller >= 0 && a->calls > 0 && a->nested_calls == a->calls;
 }
 
+/* An arc with calls into an open activation of its callee closes a cycle
+ * (a recursion, an interpreter's calling back into itself): its own total
+ * counts only the calls that did not, and may be nothing though the cycle
+ * is the hot path. It is drawn whenever both ends are. */
+static int arc_closes_cycle(const struct pv_rarc *a)
+{
+	return a->caller >= 0 && a->nested_calls > 0;
+}
+
+/* Drawn dashed, as a nested arc: every call nested, or too little of its
+ * own to be drawn but for the cycle it closes. */
+static int arc_drawn_nested(const struct pv_report *r, const struct pv_rarc *a, double edge_min)
+{
+	return arc_is_nested(a) ||
+	       (arc_closes_cycle(a) && base_of(r, a->callee) &&
+		kept_share(r, a->callee, a->total[0], a->waited[0]) < edge_min);
+}
+
 static int arc_shown(const struct pv_report *r, const struct pv_rarc *a,
 		     const struct selection *sel)
 {
 	if (!sel->shown[a->callee] || (a->caller >= 0 && !sel->shown[a->caller]))
 		return 0;
-	return arc_is_nested(a) || !base_of(r, a->callee) ||
+	return arc_closes_cycle(a) || !base_of(r, a->callee) ||
 	       kept_share(r, a->callee, a->total[0], a->waited[0]) >= sel->edge_min;
+}
+
+/* The order the cap fills the graph in: the largest selves first (where
+ * the time is spent), a wait apart by its share of the wall. */
+static int by_self(const void *x, const void *y, void *report)
+{
+	const struct pv_report *r = report;
+	int a = *(const int *)x, b = *(const int *)y;
+	double sa = share(r->funcs[a].self[0], base_of(r, a));
+	double sb = share(r->funcs[b].self[0], base_of(r, b));
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	return a - b; /* hottest total first */
+}
+
+/* The callers each function over the threshold has over it, hottest arc
+ * first, for the paths the cap draws. */
+struct callers {
+	unsigned *first; /* by function: its callers are at[first[f] .. first[f + 1]) */
+	int *at;
+	char *from_program; /* by function: called from uninstrumented code */
+	/* A walk's marks, by function: its number, and where it came from. */
+	unsigned *walk;
+	int *came_from;
+	int *queue;
+};
+
+static void callers_free(struct callers *c)
+{
+	free(c->first);
+	free(c->at);
+	free(c->from_program);
+	free(c->walk);
+	free(c->came_from);
+	free(c->queue);
+}
+
+static int callers_of(const struct pv_report *r, const char *over, struct callers *c)
+{
+	unsigned n = r->n_funcs;
+	c->first = calloc(n + 2, sizeof(*c->first));
+	c->at = malloc((r->n_arcs + 1) * sizeof(*c->at));
+	c->from_program = calloc(n + 1, 1);
+	c->walk = calloc(n + 1, sizeof(*c->walk));
+	c->came_from = malloc((n + 1) * sizeof(*c->came_from));
+	c->queue = malloc((n + 1) * sizeof(*c->queue));
+	if (!c->first || !c->at || !c->from_program || !c->walk || !c->came_from || !c->queue)
+		return -1;
+	/* Arcs come hottest first: each function's callers keep that order. */
+	for (unsigned i = 0; i < r->n_arcs; i++) {
+		const struct pv_rarc *a = &r->arcs[i];
+		if (a->caller < 0)
+			c->from_program[a->callee] = 1;
+		else if (a->caller != a->callee && over[a->caller])
+			c->first[a->callee + 2]++;
+	}
+	for (unsigned f = 0; f < n; f++)
+		c->first[f + 2] += c->first[f + 1];
+	for (unsigned i = 0; i < r->n_arcs; i++) {
+		const struct pv_rarc *a = &r->arcs[i];
+		if (a->caller >= 0 && a->caller != a->callee && over[a->caller])
+			c->at[c->first[a->callee + 1]++] = a->caller;
+	}
+	return 0;
+}
+
+/* The fewest functions not drawn yet that join f to the graph: f and its
+ * callers up to one that is drawn, or that the program calls (a walk up
+ * its callers, the hottest arc first among paths as short), into chain, f
+ * first; their number, or 0 when none joins it. */
+static unsigned path_to_graph(const struct callers *c, const struct selection *sel, int f,
+			      unsigned walk, int *chain)
+{
+	unsigned head = 0, tail = 0;
+	c->queue[tail++] = f;
+	c->walk[f] = walk;
+	c->came_from[f] = -1;
+	int end = -1;
+	while (head < tail && end < 0) {
+		int x = c->queue[head++];
+		if (sel->shown[x] || c->from_program[x]) {
+			end = x;
+			break;
+		}
+		for (unsigned k = c->first[x]; k < c->first[x + 1]; k++) {
+			int y = c->at[k];
+			if (c->walk[y] == walk)
+				continue;
+			c->walk[y] = walk;
+			c->came_from[y] = x;
+			c->queue[tail++] = y;
+		}
+	}
+	if (end < 0)
+		return 0;
+	unsigned len = 0;
+	for (int x = sel->shown[end] ? c->came_from[end] : end; x >= 0; x = c->came_from[x])
+		chain[len++] = x;
+	return len;
+}
+
+/* More functions are over the threshold (over, by id) than the cap draws:
+ * the largest selves, each with the shortest path that joins it to the
+ * graph, while the path fits under the cap, then the largest totals in the
+ * room left. 0, or -1 out of memory. */
+static int fill_cap(const struct pv_report *r, const char *over, struct selection *sel)
+{
+	unsigned n = r->n_funcs;
+	int *order = malloc((n + 1) * sizeof(*order));
+	int *chain = malloc((n + 1) * sizeof(*chain));
+	struct callers c = { 0 };
+	int status = order && chain && callers_of(r, over, &c) == 0 ? 0 : -1;
+	unsigned candidates = 0, shown = 0;
+	for (unsigned i = 0; status == 0 && i < n; i++)
+		if (over[i])
+			order[candidates++] = (int)i;
+	if (status == 0)
+		qsort_r(order, candidates, sizeof(*order), by_self, (void *)r);
+	for (unsigned k = 0; status == 0 && k < candidates && shown < r->max_nodes; k++) {
+		if (!r->funcs[order[k]].self[0])
+			break; /* the rest spend nothing themselves: by total, below */
+		if (sel->shown[order[k]])
+			continue;
+		unsigned len = path_to_graph(&c, sel, order[k], k + 1, chain);
+		if (!len || shown + len > r->max_nodes)
+			continue;
+		for (unsigned i = 0; i < len; i++)
+			sel->shown[chain[i]] = 1;
+		shown += len;
+	}
+	/* Room left: the hottest totals (ids are hottest first). */
+	for (unsigned i = 0; status == 0 && i < n && shown < r->max_nodes; i++)
+		if (over[i] && !sel->shown[i]) {
+			sel->shown[i] = 1;
+			shown++;
+		}
+	callers_free(&c);
+	free(order);
+	free(chain);
+	return status;
 }
 
 /* Apply the thresholds. 0, or -1 out of memory; free sel->shown after. */
@@ -131,25 +291,39 @@ static int select_shown(const struct pv_report *r, struct selection *sel)
 	const double node_min = r->node_threshold / 100.0;
 	memset(sel, 0, sizeof(*sel));
 	sel->edge_min = r->edge_threshold / 100.0;
+	sel->largest_hidden = -1;
 	sel->shown = calloc(r->n_funcs ? r->n_funcs : 1, 1);
-	if (!sel->shown)
+	char *over = calloc(r->n_funcs ? r->n_funcs : 1, 1);
+	if (!sel->shown || !over) {
+		free(over);
 		return -1;
-	unsigned shown = 0;
+	}
+	unsigned n_over = 0;
 	for (unsigned i = 0; i < r->n_funcs; i++) {
 		/* An empty run hides nothing: there is no share to judge by. */
 		const struct pv_rfunc *f = &r->funcs[i];
-		sel->shown[i] = run ? kept_share(r, (int)i, f->total[0], f->waited[0]) >= node_min : 1;
-		/* Functions come hottest first: the cap keeps the hottest. */
-		if (sel->shown[i] && r->max_nodes && shown++ >= r->max_nodes) {
-			sel->shown[i] = 0;
-			sel->capped++;
-		}
-		if (!sel->shown[i]) {
-			sel->hidden_funcs++;
-			if (!wait_apart(r, (int)i)) /* a share of the run */
-				sel->hidden_self += r->funcs[i].self[0];
-		}
+		over[i] = run ? kept_share(r, (int)i, f->total[0], f->waited[0]) >= node_min : 1;
+		n_over += over[i];
 	}
+	if (!r->max_nodes || n_over <= r->max_nodes)
+		memcpy(sel->shown, over, r->n_funcs);
+	else if (fill_cap(r, over, sel) < 0) {
+		free(over);
+		return -1;
+	}
+	for (unsigned i = 0; i < r->n_funcs; i++) {
+		if (sel->shown[i])
+			continue;
+		sel->capped += over[i];
+		sel->hidden_funcs++;
+		if (wait_apart(r, (int)i)) /* not a share of the run */
+			continue;
+		sel->hidden_self += r->funcs[i].self[0];
+		if (sel->largest_hidden < 0 ||
+		    r->funcs[i].self[0] > r->funcs[sel->largest_hidden].self[0])
+			sel->largest_hidden = (int)i;
+	}
+	free(over);
 	for (unsigned i = 0; i < r->n_arcs; i++) {
 		int drawn = arc_shown(r, &r->arcs[i], sel);
 		sel->hidden_arcs += !drawn;
@@ -313,11 +487,19 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	}
 	fprintf(out, "thresholds: nodes %g%%, arcs %g%% of the run", r->node_threshold,
 		r->edge_threshold);
-	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs\\l", sel->hidden_funcs,
+	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs", sel->hidden_funcs,
 		100 * share(sel->hidden_self, r->run_total[0]), sel->hidden_arcs);
+	if (sel->largest_hidden >= 0 && r->funcs[sel->largest_hidden].self[0]) {
+		fputs("; the largest self hidden: ", out);
+		pv_dot_text(out, r->funcs[sel->largest_hidden].sym.name, PV_DOT_NAME_MAX);
+		fprintf(out, " (%.2f%%)", 100 * share(r->funcs[sel->largest_hidden].self[0],
+						      r->run_total[0]));
+	}
+	fputs("\\l", out);
 	if (sel->capped)
-		fprintf(out, "only the %u hottest functions shown: %u more are above the "
-			"threshold; PROFVIZ_NODES=N or --nodes N shows more\\l", r->max_nodes, sel->capped);
+		fprintf(out, "only %u functions shown, the largest selves and the hottest paths to "
+			"them: %u more are above the threshold; PROFVIZ_NODES=N or --nodes N shows "
+			"more\\l", r->max_nodes, sel->capped);
 	if (r->colour_by_self)
 		fputs("boxes coloured by self share\\l", out);
 	if (r->view) {
@@ -505,11 +687,17 @@ static void write_arc(FILE *out, const struct pv_report *r, const struct pv_rarc
 		fputs("  root -> ", out);
 	else
 		fprintf(out, "  f%d -> ", a->caller);
-	if (arc_is_nested(a)) {
+	if (arc_drawn_nested(r, a, r->edge_threshold / 100.0)) {
 		fprintf(out, "f%d [label=\"", a->callee);
 		write_arc_calls(out, a);
-		fprintf(out, "\", style=dashed, color=\"%s\", fontcolor=\"%s\", tooltip=\"nested "
-			"in an activation of the callee: no total of its own\"];\n", hex, hex);
+		if (arc_is_nested(a))
+			fprintf(out, "\", style=dashed, color=\"%s\", fontcolor=\"%s\", tooltip=\"nested "
+				"in an activation of the callee: no total of its own\"];\n", hex, hex);
+		else
+			fprintf(out, "\", style=dashed, color=\"%s\", fontcolor=\"%s\", tooltip=\"%" PRIu64
+				" of the calls nested in an open activation of the callee: a cycle; "
+				"%.2f%% of the run of its own\"];\n", hex, hex, a->nested_calls,
+				100 * of_run);
 		return;
 	}
 	double width = fmax(4 * weight, 0.5);
