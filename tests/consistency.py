@@ -13,6 +13,7 @@ other functions are the part's own, so only its function's are held to
 the JSON. Functions whose name another one shares, or that a view
 shortens, are left out: a view names them, and a name then says too
 little."""
+import collections
 import json
 import os
 import re
@@ -103,6 +104,23 @@ def _callgrind_arcs(text):
             key = (fn, cfn)
             arcs[key] = arcs.get(key, 0) + int(line[6:].split()[0])
     return arcs
+
+
+def live_snapshot(doc):
+    """Why the profile cannot be held to itself, or None: a dump of threads
+    still running reads their functions, arcs and paths at instants apart
+    (busy_exit's recursion moves on between them), and its paths' calls then
+    differ from its functions' by a call or two."""
+    if not doc.get("paths"):
+        return None
+    by_paths = collections.Counter()
+    for x in doc["paths"]:
+        by_paths[x["function"]] += x["calls"]
+    for f in doc["functions"]:
+        if by_paths[f["id"]] != f["calls"]:
+            return ("a snapshot of threads still running: %s has %d calls, its paths %d"
+                    % (f["name"], f["calls"], by_paths[f["id"]]))
+    return None
 
 
 def check(json_path, dot_path=None):

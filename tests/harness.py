@@ -110,7 +110,12 @@ class Tap:
                 picked.append(x)
         for path, dot in picked:
             with open(path) as f:
-                program = os.path.basename(json.load(f).get("program") or "?")
+                doc = json.load(f)
+            program = os.path.basename(doc.get("program") or "?")
+            live = consistency.live_snapshot(doc)
+            if live:
+                self.skip("%s's profile: every view's calls are the JSON's" % program, live)
+                continue
             wrong = consistency.check(path, dot)
             self.ok(not wrong, "%s's profile: every view's calls are the JSON's (%s)"
                     % (program, os.path.relpath(path, tempfile.gettempdir())),

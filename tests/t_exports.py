@@ -31,7 +31,9 @@ INTERPOSED = ["__cyg_profile_func_enter", "__cyg_profile_func_exit", "longjmp", 
               "setuid", "setgid", "seteuid", "setegid", "setreuid", "setregid", "setresuid",
               "setresgid", "setgroups", "capset", "unshare", "setns",
               # wrap/tasks.c: a listing of the process's tasks
-              "opendir", "closedir"] + \
+              "opendir", "closedir",
+              # wrap/exceptions.c: where a C++ exception is thrown and caught
+              "__cxa_throw", "__cxa_rethrow", "__cxa_begin_catch"] + \
     (RETURNS_TWICE if os.uname().machine == "x86_64" else [])
 
 

@@ -151,6 +151,37 @@ static void exit_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	pv_stack_close_down_to(t, pv_stack_under(t, f));
 }
 
+void pv_thread_caught(struct pv_thread *t, uintptr_t sp)
+{
+	if (!pv_thread_has_state(t) || !pv_mode_is_profiling(t->mode))
+		return;
+	struct pv_guard g;
+	int entered = pv_guard_enter_abandonable(&g, t);
+	if (entered) {
+		/* A handler's frames are on its own stack: unwinding ends inside
+		 * it, or the search stops there. */
+		struct pv_frame *f = t->top;
+		while (f != t->stack && f->sp < sp && !pv_signal_of(f->node->fn))
+			f = pv_stack_under(t, f);
+		if (f != t->top) {
+			t->resyncs++;
+			pv_debug(3, "thread %d: frames an exception unwound closed at its catch",
+				 (int)t->tid);
+			pv_stack_close_down_to(t, f);
+		}
+		/* Thrown in a body inlined into this frame, which is still open:
+		 * no exit hook ran as it was unwound. (One that holds the catch
+		 * itself is its host's frame's next body out, left open.) */
+		if (f == t->thrown_at && f->inl == t->thrown_in && f->inl != f->node &&
+		    f->sp == sp) {
+			t->resyncs++;
+			f->inl = f->inl->parent;
+		}
+		t->thrown_at = NULL;
+	}
+	pv_guard_leave_abandonable(&g, entered);
+}
+
 void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
 {
 	struct pv_guard g;

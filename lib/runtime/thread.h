@@ -91,6 +91,10 @@ struct pv_thread {
 	/* Cold. */
 	int run_mode; /* the mode to return to after PV_MODE_BUSY */
 	int jumped;   /* set by the longjmp wrappers, cleared on resynchronising */
+	/* Where the last C++ exception was thrown: the top frame, and the body
+	 * open innermost in it (pv_thread_throws). */
+	struct pv_frame *thrown_at;
+	struct pv_node *thrown_in;
 	unsigned nev;
 	size_t frame_size;
 	struct pv_frame *stack; /* never moves while the thread lives */
@@ -284,6 +288,22 @@ void pv_thread_note_setjmp(struct pv_thread *t, const void *env, uintptr_t sp);
  * that interrupted the runtime abandons what the runtime was doing there:
  * the thread's state is repaired and it profiles again. */
 void pv_thread_longjmp(struct pv_thread *t, const void *env, uintptr_t sp);
+
+/* A C++ exception is thrown (or rethrown) here: where, on the shadow
+ * stack, for its catch. Async-signal-safe. */
+static inline void pv_thread_throws(struct pv_thread *t)
+{
+	if (pv_thread_has_state(t) && pv_mode_is_profiling(t->mode)) {
+		t->thrown_at = t->top;
+		t->thrown_in = t->top->inl;
+	}
+}
+
+/* A C++ catch block begins in the frame whose stack pointer is sp: the
+ * frames deeper than it were unwound, whether or not their exit hooks ran
+ * (clang's do not), and are closed now; and so is a body inlined into the
+ * catching frame that threw, if it is still open (wrap/exceptions.c). */
+void pv_thread_caught(struct pv_thread *t, uintptr_t sp);
 
 /* Around a program's signal handler, in the trampoline (unrecorded: the
  * thread was profiling but there was no room to record the handler, which

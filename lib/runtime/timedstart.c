@@ -166,6 +166,16 @@ uint64_t pv_timed_start_count(struct pv_thread *t, struct pv_pcring_news *n)
 	}
 	uint64_t wall = now > resumed ? now - resumed : 0;
 	uint64_t cpu = wall > ts->off.off_ns ? wall - ts->off.off_ns : 0;
+	/* A span long enough to hold a sample: the CPU clock it carries is
+	 * the scheduler's, which leaves out what the wall counts while the
+	 * thread is on its CPU but not running it (the hypervisor's stolen
+	 * time, interrupts): from there on, wall less switches again. */
+	if (ts->off.sample_ns > resumed) {
+		uint64_t at_now = cpu_clock_at(t, now);
+		uint64_t sampled = at_now > cpu_resumed ? at_now - cpu_resumed : 0;
+		if (sampled < cpu)
+			cpu = sampled;
+	}
 	__atomic_store_n(&ts->ns, ts->ns + cpu, __ATOMIC_RELAXED); /* a dump reads it */
 	if (ts->ns >= PV_TIMED_START_NS || ts->sections >= PV_TIMED_START_SECTIONS)
 		hand_over(t, cpu_clock_at(t, now));

@@ -432,6 +432,24 @@ static void timed_then_sampled(void)
 	tap_ok(func(WORK)->samples == 1 && func(WORK)->timed_ns == 0, "... sampled, not timed");
 }
 
+/* A long span holds samples, whose CPU clock is the scheduler's: the wall
+ * time the hypervisor stole from a thread that seemed to run is not its
+ * CPU. From the last sample on, wall less switches again. */
+static void timed_by_the_samples_clock(void)
+{
+	struct pv_thread *t = timed_thread();
+	enter(t, MAIN);
+	enter(t, WORK);
+	fake_now_ns += 10000000; /* 10 ms on the wall, no switch, */
+	put_sample_at(&ring, IN_PROGRAM, 9000000); /* 9 ms of it the thread's */
+	fake_publish(&ring);
+	fake_now_ns += 1000000;
+	leave(t, WORK);
+	leave(t, MAIN);
+	merge(t);
+	tap_is(func(WORK)->self[0], 10000000, "work: 9 ms to its sample, 1 ms since: not 11 ms");
+}
+
 /* Without the switches a time off the CPU cannot be told from work: a
  * record lost, a full ring, a switch out with no switch back in, or the
  * switches no longer written end the timing, and the span they spoil is
@@ -793,6 +811,7 @@ int main(void)
 	timed_wait();
 	timed_then_sampled();
 	timed_ends_early();
+	timed_by_the_samples_clock();
 	rseq_timed_where_ran();
 	rseq_timed_waits();
 	rseq_timed_then_looked();

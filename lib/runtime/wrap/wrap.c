@@ -18,7 +18,10 @@ static void *next_fns[PV_NEXT_COUNT];
 
 void pv_wrap_init(void)
 {
-	for (int i = 0; i < PV_NEXT_COUNT; i++)
+	/* C++'s runtime's are looked up at their first call: a C program has
+	 * none, and a failed dlsym leaves its message in memory from the
+	 * program's allocator, before its constructors even. */
+	for (int i = 0; i < PV_NEXT_CXX_FIRST; i++)
 		if (!__atomic_load_n(&next_fns[i], __ATOMIC_ACQUIRE))
 			__atomic_store_n(&next_fns[i], dlsym(RTLD_NEXT, next_names[i]),
 					 __ATOMIC_RELEASE);

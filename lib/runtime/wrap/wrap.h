@@ -26,13 +26,15 @@
 	X(sigaction) X(abort)                                                           \
 	X(makecontext) X(swapcontext) X(setcontext)                                     \
 	X(pthread_mutex_trylock) X(pthread_rwlock_tryrdlock) X(pthread_rwlock_trywrlock) \
-	PV_WAITS(X)
+	PV_WAITS(X)                                                                     \
+	X(__cxa_throw) X(__cxa_rethrow) X(__cxa_begin_catch) /* last: PV_NEXT_CXX_FIRST */
 
 enum pv_next {
 #define PV_NEXT_ENUM(name) PV_NEXT_##name,
 	PV_NEXT_FNS(PV_NEXT_ENUM)
 #undef PV_NEXT_ENUM
-	PV_NEXT_COUNT
+	PV_NEXT_COUNT,
+	PV_NEXT_CXX_FIRST = PV_NEXT___cxa_throw, /* C++'s runtime's, from here on */
 };
 
 /* What runtime.c starts, and the only calls it makes into this folder. */
