@@ -246,13 +246,50 @@ int pv_doubt_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
 	return 1;
 }
 
+/* Event e is the hooks' clock (the TSC, PROFVIZ_TIME=hooks): wall time.
+ * The threads' time outside libc's waits, in ns, against the CPU they ran:
+ * how much of it they spent off their CPU (preempted, or blocked outside
+ * the waits), when that is more than the clocks' own disagreement. */
+static uint64_t time_off_cpu(const struct pv_report *r, unsigned e, uint64_t *cpu_ns)
+{
+	if (e >= r->nev || r->events[e].kind != PV_EVENT_TIME || !r->n_thread_list)
+		return 0;
+	double timed = 0, cpu = 0;
+	for (unsigned i = 0; i < r->n_thread_list; i++) {
+		const struct pv_rthread *t = &r->thread_list[i];
+		if (t->cpu_seconds < 0)
+			return 0; /* a thread whose CPU is not known */
+		timed += (double)t->raw_total[e]; /* the hooks' own cost is CPU too */
+		cpu += t->cpu_seconds * 1e9;
+	}
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		if (r->funcs[i].kind == PV_FUNC_WAIT)
+			timed -= (double)r->funcs[i].raw_self[e];
+	*cpu_ns = (uint64_t)cpu;
+	double off = timed - cpu;
+	return off > 1e6 && off > 0.05 * cpu ? (uint64_t)off : 0;
+}
+
 int pv_totals_text(const struct pv_report *r, unsigned e, char *buf, size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	uint64_t cut = r->losses.threads_cut_short;
-	if (cut)
+	uint64_t cpu_ns = 0, off = time_off_cpu(r, e, &cpu_ns);
+	if (off)
 		used += (size_t)snprintf(buf, size,
+					 "the hooks' clock is the wall's: the threads' work took %.1f ms "
+					 "where they ran %.1f ms of CPU, so %.1f ms of these times is time "
+					 "off their CPU (preempted, or blocked outside libc's waits); "
+					 "sampled time, the default, counts only CPU",
+					 (double)(cpu_ns + off) / 1e6, (double)cpu_ns / 1e6,
+					 (double)off / 1e6);
+	if (used >= size)
+		used = size - 1;
+	uint64_t cut = r->losses.threads_cut_short;
+	if (cut && used < size)
+		used += (size_t)snprintf(buf + used, size - used, "%s", used ? "; " : "");
+	if (cut && used < size)
+		used += (size_t)snprintf(buf + used, size - used,
 					 "%" PRIu64 " thread%s still running at the end could not be "
 					 "read then: %s open calls' costs stop at %s last hook",
 					 cut, cut == 1 ? "" : "s", cut == 1 ? "its" : "their",
