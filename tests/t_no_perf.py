@@ -71,21 +71,27 @@ with t.case("a short run, perf refused"):
     t.ok(blocked < 1 * MS, "the read blocked 100 ms outside libc's waits: %.3f ms of CPU "
          "(its own clock %.3f ms)" % (blocked / MS, truth["wait_ns"] / MS))
 
-# 2. 300 ms: the first PV_TIMED_START_NS timed, then the looks (a share
-# error of 3 points, as t_sampled_safety's case 1 derives for looks).
+# 2. 300 ms: the first PV_TIMED_START_NS timed, then the looks. A look
+# charges the CPU since the one before to where it finds the thread, so the
+# error is at the split's 10 boundaries between functions, at most a look
+# period each (t_sampled_safety's case 1): 3 points, or more where the
+# looks came rarer (a sanitizer's sampler pays more for each, and stretches
+# its period to keep within its budget), from the period they came at.
 with t.case("a longer run: timed, then looked at"):
     r = h.run([noperf, shares, "split", "300", "20"], outputs="prof.json")
     truth = numbers(r.stdout)
     p = r.json()
     s = p.data["sampling"]
+    period_ms = 1000.0 * s["wall_seconds"] / max(1, s["looks"])
+    bound = max(3.0, 100.0 * 10 * 1.5 * period_ms / 300)
     t.ok(TIMED_START_NS <= s["timed_ns"] < TIMED_START_NS + 100 * MS,
          "the first 50 ms of CPU timed (%.1f ms), no more than a call beyond"
          % (s["timed_ns"] / MS))
     t.ok(s["samples"] > 0, "then the looks charged (%d)" % s["samples"])
     got, want = split_shares(p, truth)
     for f in ("heavy", "light"):
-        t.ok(abs(got[f] - want[f]) <= 3, "%s's share %.2f %% within 3 points of its own "
-             "clock's %.2f %%" % (f, got[f], want[f]))
+        t.ok(abs(got[f] - want[f]) <= bound, "%s's share %.2f %% within %.1f points of its own "
+             "clock's %.2f %% (looks %.2f ms apart)" % (f, got[f], bound, want[f], period_ms))
     charged = self_ns(p, "heavy") + self_ns(p, "light")
     own = truth["heavy_ns"] + truth["light_ns"]
     t.ok(abs(charged - own) <= 0.05 * own, "the CPU charged to them %.1f ms, their own clock's "
