@@ -62,6 +62,10 @@ def source_of(box):
     return (parts[0], m.group(1), int(m.group(2))) if m else (parts[0], None, 0)
 
 
+# The arc threshold of the low-threshold runs, in % of the run.
+EDGE_THRESHOLD = 0.01
+
+
 def merged_arcs(p):
     """The profile's arcs summed per (caller, callee) source definition, as
     the graph shows one box per definition: {(caller, callee): [calls,
@@ -90,7 +94,7 @@ def hue(edge):
     return 360 * colorsys.rgb_to_hls(r, g, b)[0]
 
 
-def check_graph(r, p, what):
+def check_graph(r, p, what, edge_threshold):
     """The graph checks shared by the runs; returns the edges with their
     arcs from the JSON: [(edge, (caller, callee), [calls, nested, total])]."""
     boxes, edges = rendered_graph(r)
@@ -107,11 +111,17 @@ def check_graph(r, p, what):
          unknown[:10])
     shown = [s for s in shown if s[2] is not None]
     # Dashed exactly when every call was nested in an open activation of
-    # the callee; partly nested arcs have a total of their own.
-    wrong = ["%s: calls %d, nested %d, style %r" % (arc_name(k), a[0], a[1], e.get("style"))
+    # the callee, or some were and what is its own is under the arc
+    # threshold (drawn for the cycle it closes); other partly nested arcs
+    # have a total of their own.
+    least = edge_threshold / 100 * p.run_total()
+    wrong = ["%s: calls %d, nested %d, total %d, style %r" % (arc_name(k), a[0], a[1], a[2],
+                                                              e.get("style"))
              for e, k, a in shown
-             if ("dashed" in e.get("style", "")) != (k[0] is not None and a[1] == a[0] > 0)]
-    t.ok(not wrong, "%s: dashed are the arcs whose every call was nested, only they (%d of %d)"
+             if ("dashed" in e.get("style", "")) !=
+             (k[0] is not None and a[1] > 0 and (a[1] == a[0] or a[2] < least))]
+    t.ok(not wrong, "%s: dashed are the arcs whose every call was nested, or that close a "
+         "cycle with too little of their own, only they (%d of %d)"
          % (what, sum("dashed" in e.get("style", "") for e, _, _ in shown), len(shown)), wrong)
     return shown, totals
 
@@ -123,7 +133,8 @@ with t.case("speedtest1 --size " + SIZE):
     # hooks read give every one its cost. Every box over the threshold
     # drawn: no cap.
     r = h.run([exe] + ARGS, env={"PROFVIZ_NODE_THRESHOLD": "0.03", "PROFVIZ_NODES": "0",
-                                 "PROFVIZ_EDGE_THRESHOLD": "0.01", "PROFVIZ_TIME": "hooks"})
+                                 "PROFVIZ_EDGE_THRESHOLD": str(EDGE_THRESHOLD),
+                                 "PROFVIZ_TIME": "hooks"})
     plain = h.run([exe] + ARGS, preload=False)
     t.eq(r.rc, 0, "speedtest1 runs to its end under the preload")
     t.ok(b"Verification Hash:" in r.stdout, "it checked its own results")
@@ -142,7 +153,7 @@ with t.case("speedtest1 --size " + SIZE):
     t.ok(n >= 2000, "profile has SQLite's arcs (%d)" % n)
     t.ok(not wrong, "every arc's calls equal callgrind's (%d arcs)" % n, "\n".join(wrong[:40]))
 
-    shown, totals = check_graph(r, p, "low thresholds")
+    shown, totals = check_graph(r, p, "low thresholds", EDGE_THRESHOLD)
     partly = [k for e, k, a in shown if 0 < a[1] < a[0]]
     t.ok(len(partly) >= 3, "arcs nested for part of their calls only are drawn (%d)"
          % len(partly))
@@ -191,7 +202,7 @@ with t.case("an event most arcs cost nothing of"):
         t.skip("arcs costing nothing", "page-faults cannot be counted here (%r)"
                % p.data["events"])
     else:
-        shown, _ = check_graph(r, p, "page faults")
+        shown, _ = check_graph(r, p, "page faults", 0)
         idle = [(e, k, a) for e, k, a in shown if a[2] == 0 and a[1] == 0]
         t.ok(len(idle) >= 10, "arcs that cost no page fault are drawn (%d)" % len(idle))
         t.ok(all("dashed" not in e.get("style", "") for e, _, _ in idle), "... none of them dashed")
