@@ -9,6 +9,7 @@
 #ifndef PV_SYSRAW_H
 #define PV_SYSRAW_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -28,11 +29,16 @@ static inline int pv_sys_sleep(clockid_t clock, int flags, const struct timespec
 }
 
 /* clock_gettime(2) in ns, through the system call: nothing of libc's
- * state (the sampler's thread runs none of it); 0 if it fails. */
+ * state (the sampler's thread runs none of it); 0 if it fails. errno is
+ * kept: the program's threads read their CPU clocks with it, where a
+ * seccomp filter may answer with one. */
 static inline uint64_t pv_sys_clock_ns(clockid_t clock)
 {
 	struct timespec ts;
-	if (syscall(SYS_clock_gettime, clock, &ts) != 0)
+	int saved = errno;
+	long rc = syscall(SYS_clock_gettime, clock, &ts);
+	errno = saved;
+	if (rc != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

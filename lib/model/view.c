@@ -145,21 +145,16 @@ static int sum_paths(struct building *b, const uint64_t (*raw_total)[PV_MAX_EVEN
 static int keep_arc_calls(struct building *b)
 {
 	const struct pv_report *in = b->in;
-	struct pv_report *r = b->out;
 	for (unsigned i = 0; i < in->n_arcs; i++) {
 		const struct pv_rarc *x = &in->arcs[i];
 		int caller = x->caller >= 0 ? b->func_of[x->caller] : -1;
 		int callee = b->func_of[x->callee];
 		if (callee < 0 || (x->caller >= 0 && caller < 0))
 			continue; /* a function no path kept */
-		int created, slot = pv_pair_slot(&b->arcs, &r->n_arcs, caller, callee, &created);
-		if (slot < 0)
+		/* New where every call was nested: no total of its own. */
+		struct pv_rarc *a = arc_of(b, caller, callee);
+		if (!a)
 			return -1;
-		struct pv_rarc *a = &r->arcs[slot];
-		if (created) { /* only nested calls: no total of its own */
-			a->caller = caller;
-			a->callee = callee;
-		}
 		a->calls = x->calls;
 		a->nested_calls = x->nested_calls;
 		a->inlined_calls = x->inlined_calls;
@@ -414,7 +409,8 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	struct marks m;
 	struct building b = { in, out, malloc((in->n_funcs + 1) * sizeof(int)), NULL };
 	out->funcs = calloc(in->n_funcs + 1, sizeof(*out->funcs));
-	out->arcs = calloc(n + in->n_arcs + 1, sizeof(*out->arcs)); /* keep_arc_calls' too */
+	/* An arc per path, per fold, and keep_arc_calls' per input arc at most. */
+	out->arcs = calloc(n + in->n_folds + in->n_arcs + 1, sizeof(*out->arcs));
 	out->paths = calloc(n + 1, sizeof(*out->paths));
 	int status = -1;
 	if (marks_alloc(&m, n) < 0 || keep_threads(out, in, v) < 0 || !b.func_of || !out->funcs ||

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/timedstart.h"
 
-#include <errno.h>
-
 #include "base/clock.h"
 #include "base/sysraw.h"
 #include "runtime/leftcpu.h"
@@ -14,14 +12,10 @@ static uint64_t monotonic_ns(void)
 }
 
 /* A system call (no vDSO answers for a CPU clock): read only after the
- * thread left its CPU, or a long span. The program's errno is kept: a
- * seccomp filter may answer it with one. 0 when it cannot be read. */
+ * thread left its CPU, or a long span. 0 when it cannot be read. */
 static uint64_t own_cpu_ns(void)
 {
-	int saved = errno;
-	uint64_t ns = pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	errno = saved;
-	return ns;
+	return pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 void pv_timed_start_init(struct pv_timed_start *ts)
@@ -104,30 +98,43 @@ static int read_clock_for(struct pv_timed_start *ts, uint64_t wall)
 	return ts->left() | (wall >= PV_TIMED_READ_AFTER_NS);
 }
 
+/* Carry the thread's CPU clock (cpu_resumed_ns) over wall ns since it was
+ * last right: read when read_clock_for says so, else moved by the wall.
+ * What it moved, never more than the wall (a clock read's own system call
+ * straddles the span's end), in *cpu; *read: whether it was read. 0, or -1
+ * when it could not be read: the looks have taken over. */
+static int carry_cpu_clock(struct pv_timed_start *ts, uint64_t wall, uint64_t *cpu, int *read)
+{
+	*cpu = wall;
+	*read = read_clock_for(ts, wall);
+	if (!*read) {
+		__atomic_store_n(&ts->cpu_resumed_ns, ts->cpu_resumed_ns + wall, __ATOMIC_RELAXED);
+		return 0;
+	}
+	uint64_t clock = ts->cpu();
+	if (!clock) {
+		hand_over_to_looks(ts);
+		return -1;
+	}
+	uint64_t moved = clock > ts->cpu_resumed_ns ? clock - ts->cpu_resumed_ns : 0;
+	if (moved < wall)
+		*cpu = moved;
+	__atomic_store_n(&ts->cpu_resumed_ns, clock, __ATOMIC_RELAXED);
+	return 0;
+}
+
 /* The span since the code resumed, by rseq: its wall time if the thread
- * never left its CPU in it, else what its CPU clock moved (never more than
- * the wall time: a clock read's own system call straddles the span's end). */
+ * never left its CPU in it, else what its CPU clock moved. */
 static uint64_t count_by_rseq(struct pv_timed_start *ts)
 {
 	uint64_t now = ts->wall();
 	uint64_t resumed = __atomic_load_n(&ts->resumed_ns, __ATOMIC_RELAXED);
-	uint64_t wall = now > resumed ? now - resumed : 0;
-	uint64_t cpu = wall;
+	uint64_t cpu;
+	int read;
+	if (carry_cpu_clock(ts, now > resumed ? now - resumed : 0, &cpu, &read) < 0)
+		return 0;
 	/* A section without an end, on both clocks (a wait's settling has no
 	 * resume: the next span starts here). */
-	if (read_clock_for(ts, wall)) {
-		uint64_t clock = ts->cpu();
-		if (!clock) {
-			hand_over_to_looks(ts);
-			return 0;
-		}
-		cpu = clock > ts->cpu_resumed_ns ? clock - ts->cpu_resumed_ns : 0;
-		if (cpu > wall)
-			cpu = wall;
-		__atomic_store_n(&ts->cpu_resumed_ns, clock, __ATOMIC_RELAXED);
-	} else {
-		__atomic_store_n(&ts->cpu_resumed_ns, ts->cpu_resumed_ns + cpu, __ATOMIC_RELAXED);
-	}
 	__atomic_store_n(&ts->resumed_ns, now, __ATOMIC_RELAXED);
 	ts->sections++;
 	__atomic_store_n(&ts->ns, ts->ns + cpu, __ATOMIC_RELAXED); /* a dump reads it */
@@ -194,19 +201,12 @@ void pv_timed_start_resume(struct pv_thread *t)
 		/* The section's own time was on the CPU, unless the thread left
 		 * it: then its clock says where the code resumes from. */
 		uint64_t began = __atomic_load_n(&ts->resumed_ns, __ATOMIC_RELAXED);
-		uint64_t section = now > began ? now - began : 0;
-		if (read_clock_for(ts, section)) {
-			uint64_t clock = ts->cpu();
-			if (!clock) {
-				hand_over_to_looks(ts);
-				return;
-			}
-			__atomic_store_n(&ts->cpu_resumed_ns, clock, __ATOMIC_RELAXED);
-			now = ts->wall();
-		} else {
-			__atomic_store_n(&ts->cpu_resumed_ns, ts->cpu_resumed_ns + section,
-					 __ATOMIC_RELAXED);
-		}
+		uint64_t section;
+		int read;
+		if (carry_cpu_clock(ts, now > began ? now - began : 0, &section, &read) < 0)
+			return;
+		if (read)
+			now = ts->wall(); /* after the clock's system call */
 	}
 	__atomic_store_n(&ts->resumed_ns, now, __ATOMIC_RELAXED);
 }

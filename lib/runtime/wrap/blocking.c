@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/sysraw.h"
 #include "runtime/cpusamples.h"
 #include "runtime/runtime.h"
 #include "runtime/sampler.h"
@@ -43,14 +44,6 @@ struct wait_start {
 	uint64_t began, cpu;
 };
 
-static uint64_t thread_cpu_now(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Enter the wait's pseudo-function if this thread is profiling. */
 static struct wait_start wait_begins(enum pv_wait w)
 {
@@ -64,7 +57,7 @@ static struct wait_start wait_begins(enum pv_wait w)
 	pv_sampler_waiting(pv_self, &pv_wait_markers[w]);
 	/* Timed at its hooks (timedstart.h), the wait's CPU is in their span. */
 	if (!pv_cpusamples_from_ring(pv_self) && !pv_timed_start_on(&pv_self->timed))
-		s.cpu = thread_cpu_now();
+		s.cpu = pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	s.began = pv_monotonic_ns();
 	return s;
 }
@@ -78,7 +71,7 @@ static void wait_ends(struct wait_start s, enum pv_wait w)
 	struct pv_thread *t = pv_self;
 	if (pv_runtime_sampled() && s.began > 1 && pv_thread_has_state(t)) {
 		uint64_t blocked = pv_monotonic_ns() - s.began;
-		uint64_t cpu = s.cpu ? thread_cpu_now() : 0;
+		uint64_t cpu = s.cpu ? pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
 		pv_sampler_blocked(t, fn, blocked, cpu > s.cpu ? cpu - s.cpu : 0);
 	}
 	__cyg_profile_func_exit((void *)fn, NULL);
