@@ -31,8 +31,9 @@ else:
         per_call = added / (calls[1] - calls[0])
         # The count-only line is tried first, then the clock line, then the
         # mode test that returns, the exit passing its stack pointer along
-        # (an inlined body's exit is told by it): 31 (bench/README.md,
+        # (an inlined body's exit is told by it), and both their call site
+        # (a body's below its host is told by it): 32 (bench/README.md,
         # "Count-only hooks").
-        t.ok(per_call <= 31, "a disabled call pair costs %.1f instructions beyond glibc's no-op "
-             "hooks (at most 31)" % per_call)
+        t.ok(per_call <= 32, "a disabled call pair costs %.1f instructions beyond glibc's no-op "
+             "hooks (at most 32)" % per_call)
 t.done()

@@ -31,6 +31,12 @@ static inline uint64_t pv_arch_rdpmc(uint32_t ecx)
 /* The calling frame's stack pointer at the call (the hook's CFA). */
 #define pv_arch_stack_pointer() ((uintptr_t)__builtin_dwarf_cfa())
 
+/* Where a function whose CFA is cfa returns to: the call pushed it there. */
+static inline uintptr_t pv_arch_return_address(uintptr_t cfa)
+{
+	return *(const uintptr_t *)(cfa - sizeof(uintptr_t));
+}
+
 #endif
 
 #if defined(__x86_64__)
@@ -80,6 +86,13 @@ static inline uint64_t pv_arch_rdpmc(uint32_t ecx)
 }
 
 #define pv_arch_stack_pointer() ((uintptr_t)__builtin_dwarf_cfa())
+
+/* Not known from the CFA alone (a link register holds it): 0. */
+static inline uintptr_t pv_arch_return_address(uintptr_t cfa)
+{
+	(void)cfa;
+	return 0;
+}
 
 #endif
 

@@ -62,14 +62,19 @@ static void baseline(struct pv_thread *t, const struct pv_hooks *h, unsigned cal
 		out->baseline[i] = (double)(after[i] - before[i]) / calls;
 }
 
+/* Each stand-in's hooks are given the call site its real counterpart's
+ * would be: where the function that calls them returns to (hooks.h tells
+ * a body from a call by it). */
+#define SITE __builtin_return_address(0)
+
 /* A call of fn from its caller's code: its hooks from a frame of their
  * own, below the caller's, as a real call's are (hooks called from the
  * caller's own frame would be an inlined body's: hooks.h). */
 static PV_NOINLINE unsigned call_once(const struct pv_hooks *h, const void *fn, unsigned x)
 {
-	h->enter((void *)fn, NULL);
+	h->enter((void *)fn, SITE);
 	x = body(x);
-	h->exit((void *)fn, NULL);
+	h->exit((void *)fn, SITE);
 	return x;
 }
 
@@ -77,9 +82,9 @@ static PV_NOINLINE unsigned call_once(const struct pv_hooks *h, const void *fn, 
 static PV_NOINLINE struct pv_node *first_call(struct pv_thread *t, const struct pv_hooks *h,
 					     const void *fn)
 {
-	h->enter((void *)fn, NULL);
+	h->enter((void *)fn, SITE);
 	struct pv_node *n = t->top->node;
-	h->exit((void *)fn, NULL);
+	h->exit((void *)fn, SITE);
 	return n;
 }
 
@@ -97,7 +102,7 @@ static void callees(struct pv_thread *t, const struct pv_hooks *h, unsigned call
 	void *p = (void *)&stand_ins[0];
 	struct pv_node *nodes[SPREAD];
 	uint64_t p0[PV_MAX_EVENTS], c0[PV_MAX_EVENTS] = { 0 }, m0 = 0;
-	h->enter(p, NULL);
+	h->enter(p, SITE);
 	struct pv_node *pn = t->top->node;
 	/* Once each first: the new paths take the slow path. */
 	for (unsigned j = 0; j < n; j++) {
@@ -123,7 +128,7 @@ static void callees(struct pv_thread *t, const struct pv_hooks *h, unsigned call
 		on_callee[i] = (double)(c1[i] - c0[i]) / calls;
 	}
 	*missed = (double)(m1 - m0) / calls;
-	h->exit(p, NULL);
+	h->exit(p, SITE);
 }
 
 /* A call of p running calls bodies inlined into it: their hooks called
@@ -134,14 +139,14 @@ static PV_NOINLINE struct pv_node *host_of_bodies(struct pv_thread *t, const str
 {
 	void *p = (void *)&stand_ins[0], *b = (void *)&stand_ins[SPREAD + 2];
 	unsigned x = 1;
-	h->enter(p, NULL);
+	h->enter(p, SITE);
 	struct pv_node *pn = t->top->node;
 	for (unsigned k = 0; k < calls; k++) {
-		h->enter(b, NULL);
+		h->enter(b, SITE);
 		x = body(x);
-		h->exit(b, NULL);
+		h->exit(b, SITE);
 	}
-	h->exit(p, NULL);
+	h->exit(p, SITE);
 	__asm__ volatile("" : : "r"(x));
 	return pn;
 }

@@ -18,7 +18,7 @@
 /* Push an activation of c (an edge from the top frame's innermost open
  * node, f->inl). The time so far is f's own node's, inlined bodies or not. */
 PV_INLINE void pv_push(struct pv_thread *t, struct pv_frame *f, struct pv_node *c,
-		       uintptr_t sp, const unsigned nev, pv_read_fn *read)
+		       uintptr_t site, uintptr_t sp, const unsigned nev, pv_read_fn *read)
 {
 	uint64_t now[PV_MAX_EVENTS];
 	struct pv_node *p = f->node;
@@ -33,6 +33,7 @@ PV_INLINE void pv_push(struct pv_thread *t, struct pv_frame *f, struct pv_node *
 	}
 	struct pv_frame *nf = pv_frame_above(f, pv_frame_size(nev));
 	nf->sp = sp;
+	nf->site = site;
 	nf->node = n;
 	nf->inl = n;
 	nf->sampled_start = pv_thread_sampled_clock(t);
@@ -76,51 +77,61 @@ PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t
 	pv_thread_publish(t, below->node);
 }
 
-/* May a frame be pushed above f by a call at stack pointer sp? Only if sp
- * is below f's: a real call's hooks run deeper than its caller's. Equal,
- * the hooks run in f's own frame: a body the compiler inlined into f (gcc
- * and clang hook inlined bodies where they land), which is counted and
- * opened in f, with no frame (pv_thread_enter_inlined). Above, f was left
- * without its exit hook. Nor if the stack is full. */
+/* May a frame be pushed above f by fn's call at stack pointer sp, given
+ * site (where the call returns to)? Only if sp is below f's: a real call's
+ * hooks run deeper than its caller's. Equal, the hooks run in f's own
+ * frame: a body the compiler inlined into f (gcc and clang hook inlined
+ * bodies where they land), which is counted and opened in f, with no frame
+ * (pv_thread_enter_inlined). Above, f was left without its exit hook. Nor
+ * if the stack is full. Nor, for the slow path to tell (hooksites.h), if
+ * site is f's own and fn another function: a body's hooks are given its
+ * host's return address, and gcc hooks some below the host's stack pointer
+ * (under arguments pushed for a call, in a part of the host it split off);
+ * a call from a callback, made by the very instruction that called f, is
+ * given that address too. A recursive call from that instruction is a
+ * call (asked of the innermost body open in f, whose node the cache
+ * look-up reads anyway: with a body open, the slow path tells). */
 PV_INLINE int pv_can_push_above(const struct pv_thread *t, const struct pv_frame *f,
-				uintptr_t sp)
+				void *fn, uintptr_t site, uintptr_t sp)
 {
-	return f->sp > sp && f != t->stack_limit;
+	return f->sp > sp && f != t->stack_limit && (f->site != site || f->inl->fn == fn);
 }
 
-/* Where the hooks' branches go. fn comes first because it arrives in the
- * first argument register: the hooks' straight line then moves nothing. */
-typedef void pv_enter_fn(void *fn, struct pv_thread *t, uintptr_t sp);
-typedef void pv_exit_fn(void *fn, struct pv_thread *t, uintptr_t sp);
+/* Where the hooks' branches go. fn and site come first because they arrive
+ * in the first two argument registers: the hooks' straight line then moves
+ * nothing. */
+typedef void pv_enter_fn(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t);
+typedef void pv_exit_fn(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t);
 
 /* The enter hook on a thread in mode: push fn if its edge from the caller's
  * node is in that node's cache; a cache miss goes to indexed, a call in the
  * top frame's own frame (an inlined body) to pv_thread_enter_inlined,
- * anything else (another mode, a frame left by a longjmp, a full stack) to
- * slow. So do CPU samples waiting to be charged (cpusamples.h): slow's
- * runtime section charges them to the caller's node first, and the hooks'
- * straight line keeps no call of its own (which would cost every hook a
- * prologue). An inlined body's hooks publish NULL while they run, then the
- * host again: the body's time is its host's, as the samples find it. */
-PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
-			     const unsigned nev, pv_read_fn *read, pv_enter_fn *indexed,
-			     pv_enter_fn *slow)
+ * anything else (another mode, a frame left by a longjmp, a full stack, a
+ * body below its host's stack pointer) to slow. So do CPU samples waiting
+ * to be charged (cpusamples.h): slow's runtime section charges them to the
+ * caller's node first, and the hooks' straight line keeps no call of its
+ * own (which would cost every hook a prologue). An inlined body's hooks
+ * publish NULL while they run, then the host again: the body's time is its
+ * host's, as the samples find it. */
+PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t sp,
+			     const int mode, const unsigned nev, pv_read_fn *read,
+			     pv_enter_fn *indexed, pv_enter_fn *slow)
 {
 	if (likely(t->mode == mode)) {
 		struct pv_frame *f = t->top;
-		if (likely(pv_can_push_above(t, f, sp))) {
+		if (likely(pv_can_push_above(t, f, fn, site, sp))) {
 			/* The clock line runs without samples. */
 			if (mode != PV_MODE_CLOCK && unlikely(pv_thread_owes(t))) {
-				slow(fn, t, sp);
+				slow(fn, site, sp, t);
 				return;
 			}
 			pv_thread_publish(t, NULL); /* the hook's own time: the sampler drops it */
 			struct pv_node *c = f->inl->cache[pv_child_slot(fn)];
 			if (likely(c->fn == fn)) {
-				pv_push(t, f, c, sp, nev, read);
+				pv_push(t, f, c, site, sp, nev, read);
 				return;
 			}
-			indexed(fn, t, sp);
+			indexed(fn, site, sp, t);
 			return;
 		}
 		if (f->sp == sp) {
@@ -138,35 +149,37 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t sp, const 
 				pv_thread_publish(t, f->node);
 				return;
 			}
-			pv_thread_enter_inlined(fn, t, sp);
+			pv_thread_enter_inlined(fn, site, sp, t);
 			return;
 		}
 	}
-	slow(fn, t, sp); /* its runtime section publishes NULL (guard.h) */
+	slow(fn, site, sp, t); /* its runtime section publishes NULL (guard.h) */
 }
 
 /* The enter hook's cache miss: the edge from the thread's index, or slow
  * when the path is new. Misses are counted: the look-up is hook cost that
  * lands on the caller, which compensation takes out. */
-PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t sp,
-				     const unsigned nev, pv_read_fn *read, pv_enter_fn *slow)
+PV_INLINE void pv_hook_enter_indexed(struct pv_thread *t, void *fn, uintptr_t site,
+				     uintptr_t sp, const unsigned nev, pv_read_fn *read,
+				     pv_enter_fn *slow)
 {
 	struct pv_node *c = pv_cct_find(&t->cct, t->top->inl, fn);
 	if (likely(c)) {
 		c->misses++;
-		pv_push(t, t->top, c, sp, nev, read);
+		pv_push(t, t->top, c, site, sp, nev, read);
 	} else {
-		slow(fn, t, sp);
+		slow(fn, site, sp, t);
 	}
 }
 
 /* The exit hook on a thread in mode, called at stack pointer sp: pop the
  * top frame if it is fn's with no inlined body open in it, or close fn's
  * inlined body open innermost in the top frame; anything else (frames
- * skipped by unwinding, a stray exit, CPU samples to charge to the top
- * frame first) goes to slow. */
-PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t sp, const int mode,
-			    const unsigned nev, pv_read_fn *read, pv_exit_fn *slow)
+ * skipped by unwinding, a stray exit, a body's below its host's stack
+ * pointer, CPU samples to charge to the top frame first) goes to slow. */
+PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t sp,
+			    const int mode, const unsigned nev, pv_read_fn *read,
+			    pv_exit_fn *slow)
 {
 	if (likely(t->mode == mode)) {
 		struct pv_frame *f = t->top;
@@ -174,7 +187,7 @@ PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t sp, const i
 		if (likely(open->fn == fn)) {
 			uint64_t now[PV_MAX_EVENTS];
 			if (mode != PV_MODE_CLOCK && unlikely(pv_thread_owes(t))) {
-				slow(fn, t, sp);
+				slow(fn, site, sp, t);
 				return;
 			}
 			pv_thread_publish(t, NULL);
@@ -189,7 +202,7 @@ PV_INLINE void pv_hook_exit(struct pv_thread *t, void *fn, uintptr_t sp, const i
 			return;
 		}
 	}
-	slow(fn, t, sp);
+	slow(fn, site, sp, t);
 }
 
 #endif /* PV_RUNTIME_HOOKS_H */

@@ -133,72 +133,77 @@ void pv_process_unlock(const sigset_t *saved)
 
 /* ---- the hooks ---- */
 
-static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
+static void pv_enter_slow(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t);
 
 /* No event read per call (time is sampled): the exported hooks' own
  * straight line (hooks.h), every branch off it a tail call. */
-static PV_NOINLINE void pv_enter_count_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+static PV_NOINLINE void pv_enter_count_indexed(void *fn, uintptr_t site, uintptr_t sp,
+					       struct pv_thread *t)
 {
-	pv_hook_enter_indexed(t, fn, sp, 0, pv_read_none, pv_enter_slow);
+	pv_hook_enter_indexed(t, fn, site, sp, 0, pv_read_none, pv_enter_slow);
 }
 
 /* The TSC as the only event (PROFVIZ_TIME=hooks): the same, one rdtsc each. */
-static PV_NOINLINE void pv_enter_clock_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+static PV_NOINLINE void pv_enter_clock_indexed(void *fn, uintptr_t site, uintptr_t sp,
+					       struct pv_thread *t)
 {
-	pv_hook_enter_indexed(t, fn, sp, 1, pv_read_clock, pv_enter_slow);
+	pv_hook_enter_indexed(t, fn, site, sp, 1, pv_read_clock, pv_enter_slow);
 }
 
 /* Any other events, read through the counter backends (whose reads cost far
  * more than a call): the same hooks with the thread's event count. */
-static void pv_enter_generic_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+static void pv_enter_generic_indexed(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
-	pv_hook_enter_indexed(t, fn, sp, t->nev, pv_read_counters, pv_enter_slow);
+	pv_hook_enter_indexed(t, fn, site, sp, t->nev, pv_read_counters, pv_enter_slow);
 }
 
 /* Any other mode: events read through the counter backends, or a thread
  * not profiled (PROFVIZ_DISABLE=1, or after its data was handed over),
  * which returns first thing: a disabled run should cost little more than
  * glibc's no-op hooks. */
-static PV_NOINLINE void pv_enter_generic_mode(void *fn, struct pv_thread *t, uintptr_t sp)
+static PV_NOINLINE void pv_enter_generic_mode(void *fn, uintptr_t site, uintptr_t sp,
+					      struct pv_thread *t)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_read_counters,
+	pv_hook_enter(t, fn, site, sp, PV_MODE_GENERIC, t->nev, pv_read_counters,
 		      pv_enter_generic_indexed, pv_enter_slow);
 }
 
-static PV_NOINLINE void pv_exit_generic_mode(void *fn, struct pv_thread *t, uintptr_t sp)
+static PV_NOINLINE void pv_exit_generic_mode(void *fn, uintptr_t site, uintptr_t sp,
+					     struct pv_thread *t)
 {
 	if (t->mode == PV_MODE_OFF)
 		return;
-	pv_hook_exit(t, fn, sp, PV_MODE_GENERIC, t->nev, pv_read_counters, pv_thread_exit_slow);
+	pv_hook_exit(t, fn, site, sp, PV_MODE_GENERIC, t->nev, pv_read_counters,
+		     pv_thread_exit_slow);
 }
 
 /* Off the count-only straight line: the TSC's (PROFVIZ_TIME=hooks), a
  * straight line of its own, whose branches are tail calls again. */
-static PV_NOINLINE void pv_enter_clock_mode(void *fn, struct pv_thread *t, uintptr_t sp)
+static PV_NOINLINE void pv_enter_clock_mode(void *fn, uintptr_t site, uintptr_t sp,
+					    struct pv_thread *t)
 {
-	pv_hook_enter(t, fn, sp, PV_MODE_CLOCK, 1, pv_read_clock, pv_enter_clock_indexed,
+	pv_hook_enter(t, fn, site, sp, PV_MODE_CLOCK, 1, pv_read_clock, pv_enter_clock_indexed,
 		      pv_enter_generic_mode);
 }
 
-static PV_NOINLINE void pv_exit_clock_mode(void *fn, struct pv_thread *t, uintptr_t sp)
+static PV_NOINLINE void pv_exit_clock_mode(void *fn, uintptr_t site, uintptr_t sp,
+					   struct pv_thread *t)
 {
-	pv_hook_exit(t, fn, sp, PV_MODE_CLOCK, 1, pv_read_clock, pv_exit_generic_mode);
+	pv_hook_exit(t, fn, site, sp, PV_MODE_CLOCK, 1, pv_read_clock, pv_exit_generic_mode);
 }
 
 PV_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
-	(void)call_site;
-	pv_hook_enter(pv_self, fn, pv_arch_stack_pointer(), PV_MODE_COUNT, 0, pv_read_none,
-		      pv_enter_count_indexed, pv_enter_clock_mode);
+	pv_hook_enter(pv_self, fn, (uintptr_t)call_site, pv_arch_stack_pointer(), PV_MODE_COUNT,
+		      0, pv_read_none, pv_enter_count_indexed, pv_enter_clock_mode);
 }
 
 PV_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	(void)call_site;
-	pv_hook_exit(pv_self, fn, pv_arch_stack_pointer(), PV_MODE_COUNT, 0, pv_read_none,
-		     pv_exit_clock_mode);
+	pv_hook_exit(pv_self, fn, (uintptr_t)call_site, pv_arch_stack_pointer(), PV_MODE_COUNT,
+		     0, pv_read_none, pv_exit_clock_mode);
 }
 
 /* ---- threads ---- */
@@ -432,13 +437,13 @@ void pv_runtime_handler_state_done(struct pv_thread *t)
 /* Everything the inlined paths do not do: a thread's first hook, then
  * thread.c's slow halves (new call paths, frames left by a longjmp, a full
  * stack, unmatched exits). */
-static void pv_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
+static void pv_enter_slow(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
 	if (t->mode == PV_MODE_UNBORN)
 		t = thread_start(1);
 	else if (t->mode == PV_MODE_BUSY)
 		pv_sigdefer_note_call(t); /* a handler's, unrecorded? */
-	pv_thread_enter_slow(fn, t, sp);
+	pv_thread_enter_slow(fn, site, sp, t);
 }
 
 int pv_runtime_sampled(void)

@@ -11,6 +11,7 @@
 #include "runtime/fds.h"
 #include "runtime/guard.h"
 #include "runtime/hooks.h"
+#include "runtime/hooksites.h"
 #include "runtime/stack.h"
 
 int pv_thread_init(struct pv_thread *t, unsigned nev, pv_read_fn *read)
@@ -66,6 +67,19 @@ void pv_thread_release(struct pv_thread *t)
 	t->mode = PV_MODE_OFF;
 }
 
+/* Does fn's hook, given site at sp, below the stack pointer of f, whose
+ * site it is, run in f's function (a body inlined there: under arguments
+ * the host has pushed, or in a part of it gcc split off and jumped to), or
+ * in a function called from there (by the instruction that called f, from
+ * a callback)? hooksites.h tells. A recursive call from the instruction
+ * that called f is a call (hooks.h), and so is one from code that gives
+ * its hooks no site. */
+static int runs_in_host(const struct pv_frame *f, void *fn, uintptr_t site, uintptr_t sp)
+{
+	return site && f->site == site && f->node->fn != fn && f->sp > sp &&
+	       pv_hooksite_in_host(sp, f->sp);
+}
+
 /* An inlined body on a path not taken before: its edge, then as the hook. */
 static void enter_inlined_slow(struct pv_thread *t, void *fn)
 {
@@ -77,19 +91,10 @@ static void enter_inlined_slow(struct pv_thread *t, void *fn)
 		t->unrecorded++;
 }
 
-/* An exit the hook did not match, of a body inlined into the frame at the
- * hook's stack pointer: open further out than the innermost (whose exits
- * were skipped by a longjmp within the frame), or under frames left
- * without their exits (a C++ exception unwound through them, and clang
- * runs no exit hooks then). Closes it and those frames; 0 if no body
- * there is fn's. */
-static int exit_inlined_slow(struct pv_thread *t, void *fn, uintptr_t sp)
+/* Close fn's body open in f, and the frames above f. 0 if no body there
+ * is fn's. */
+static int close_body(struct pv_thread *t, struct pv_frame *f, void *fn)
 {
-	struct pv_frame *f = t->top;
-	while (f != t->stack && f->sp < sp && !pv_signal_of(f->node->fn))
-		f = pv_stack_under(t, f);
-	if (f->sp != sp)
-		return 0;
 	for (struct pv_node *n = f->inl; n != f->node; n = n->parent)
 		if (n->fn == pv_inlined_key(fn)) {
 			t->resyncs += f != t->top;
@@ -100,7 +105,24 @@ static int exit_inlined_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	return 0;
 }
 
-static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
+/* An exit the hook did not match, of a body inlined into the frame at the
+ * hook's stack pointer: open further out than the innermost (whose exits
+ * were skipped by a longjmp within the frame), or under frames left
+ * without their exits (a C++ exception unwound through them, and clang
+ * runs no exit hooks then); or of a body inlined into the top frame that
+ * runs below its stack pointer. Closes it and those frames; 0 if no body
+ * there is fn's. */
+static int exit_inlined_slow(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t sp)
+{
+	struct pv_frame *f = t->top;
+	if (runs_in_host(f, fn, site, sp) && close_body(t, f, fn))
+		return 1;
+	while (f != t->stack && f->sp < sp && !pv_signal_of(f->node->fn))
+		f = pv_stack_under(t, f);
+	return f->sp == sp && close_body(t, f, fn);
+}
+
+static void enter_slow(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t sp)
 {
 	/* After a longjmp a frame at our very depth is the one jumped out of. */
 	uintptr_t dead_from = t->jumped ? sp : sp - 1;
@@ -115,7 +137,7 @@ static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	}
 	/* Without memory for its frame or node, a call goes unrecorded (and its
 	 * exit becomes a stray one); the profile says how many. */
-	if (t->top->sp == sp && !t->inlined_as_frames) {
+	if ((t->top->sp == sp || runs_in_host(t->top, fn, site, sp)) && !t->inlined_as_frames) {
 		enter_inlined_slow(t, fn);
 		return;
 	}
@@ -126,15 +148,15 @@ static void enter_slow(struct pv_thread *t, void *fn, uintptr_t sp)
 	if (room)
 		c = pv_cct_child(&t->cct, t->top->inl, fn);
 	if (c)
-		pv_push(t, t->top, c, sp, t->nev, t->read);
+		pv_push(t, t->top, c, site, sp, t->nev, t->read);
 	else
 		t->unrecorded++;
 }
 
-static void exit_slow(struct pv_thread *t, void *fn, uintptr_t sp)
+static void exit_slow(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t sp)
 {
 	t->jumped = 0;
-	if (exit_inlined_slow(t, fn, sp))
+	if (exit_inlined_slow(t, fn, site, sp))
 		return;
 	struct pv_frame *f = t->top;
 	/* A signal handler never returns from the frames it interrupted: the
@@ -182,49 +204,50 @@ void pv_thread_caught(struct pv_thread *t, uintptr_t sp)
 	pv_guard_leave_abandonable(&g, entered);
 }
 
-void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp)
+void pv_thread_enter_slow(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
 	struct pv_guard g;
 	int entered = pv_guard_enter_abandonable(&g, t);
 	if (entered) {
-		enter_slow(t, fn, sp);
+		enter_slow(t, fn, site, sp);
 		g.mode = t->run_mode; /* resynchronised, if it had jumped */
 	}
 	pv_guard_leave_abandonable(&g, entered);
 }
 
-void pv_thread_exit_slow(void *fn, struct pv_thread *t, uintptr_t sp)
+void pv_thread_exit_slow(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
 	struct pv_guard g;
 	int entered = pv_guard_enter_abandonable(&g, t);
 	if (entered) {
-		exit_slow(t, fn, sp);
+		exit_slow(t, fn, site, sp);
 		g.mode = t->run_mode;
 	}
 	pv_guard_leave_abandonable(&g, entered);
 }
 
 /* PROFVIZ_INLINED=frames: pushed as the hooks push a call (hooks.h). */
-static PV_NOINLINE void enter_inlined_as_frame(void *fn, struct pv_thread *t, uintptr_t sp)
+static PV_NOINLINE void enter_inlined_as_frame(void *fn, uintptr_t site, uintptr_t sp,
+						struct pv_thread *t)
 {
 	struct pv_frame *f = t->top;
 	pv_thread_publish(t, NULL);
 	if (unlikely(f == t->stack_limit)) {
-		pv_thread_enter_slow(fn, t, sp);
+		pv_thread_enter_slow(fn, site, sp, t);
 		return;
 	}
 	pv_thread_settle_owed(t, f->node);
 	struct pv_node *c = f->inl->cache[pv_child_slot(fn)];
 	if (likely(c->fn == fn))
-		pv_push(t, f, c, sp, t->nev, t->read);
+		pv_push(t, f, c, site, sp, t->nev, t->read);
 	else
-		pv_hook_enter_indexed(t, fn, sp, t->nev, t->read, pv_thread_enter_slow);
+		pv_hook_enter_indexed(t, fn, site, sp, t->nev, t->read, pv_thread_enter_slow);
 }
 
-void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
+void pv_thread_enter_inlined(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
 	if (unlikely(t->inlined_as_frames)) {
-		enter_inlined_as_frame(fn, t, sp);
+		enter_inlined_as_frame(fn, site, sp, t);
 		return;
 	}
 	/* Its edge missed the cache (the hook counts the hits). NULL is
@@ -232,7 +255,7 @@ void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp)
 	struct pv_frame *f = t->top;
 	struct pv_node *c = pv_cct_find(&t->cct, f->inl, pv_inlined_key(fn)); /* and caches it */
 	if (unlikely(!c)) {
-		pv_thread_enter_slow(fn, t, sp); /* a new path */
+		pv_thread_enter_slow(fn, site, sp, t); /* a new path */
 		return;
 	}
 	pv_open_body(f, c);
@@ -409,6 +432,7 @@ struct pv_frame *pv_thread_signal_enter(struct pv_thread *t, int sig, uintptr_t 
 	t->read(t, now);
 	struct pv_frame *f = pv_frame_above(pv_frame_above(top, fs), fs);
 	f->sp = sp;
+	f->site = 0;
 	f->node = s;
 	f->inl = s;
 	f->sampled_start = pv_thread_sampled_clock(t);

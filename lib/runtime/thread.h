@@ -48,6 +48,9 @@ static inline int pv_mode_is_profiling(int mode)
 /* One activation on the shadow stack. */
 struct pv_frame {
 	uintptr_t sp;         /* hook's CFA at entry: deeper calls have less, inlined equal */
+	uintptr_t site;       /* the call site its enter hook was given (where it
+			       * returns to): a body inlined into it is given the
+			       * same. 0 for frames no hook pushed */
 	struct pv_node *node; /* where its costs go */
 	struct pv_node *inl;  /* the innermost body inlined into it that is open
 			       * (a node under node's), else node: calls made
@@ -320,8 +323,8 @@ void pv_thread_release(struct pv_thread *t);
  * paths, stack growth, frames left by longjmp, stray exits), inside the
  * runtime boundary. A thread already inside the runtime, or not profiled,
  * records nothing. (Argument order as hooks.h's pv_enter_fn/pv_exit_fn.) */
-void pv_thread_enter_slow(void *fn, struct pv_thread *t, uintptr_t sp);
-void pv_thread_exit_slow(void *fn, struct pv_thread *t, uintptr_t sp);
+void pv_thread_enter_slow(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t);
+void pv_thread_exit_slow(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t);
 
 /* An enter hook called in the top frame's own frame (hooks.h): a body the
  * compiler inlined there. Counted on an edge of its own (the inlined key,
@@ -331,7 +334,7 @@ void pv_thread_exit_slow(void *fn, struct pv_thread *t, uintptr_t sp);
  * Its exit closes it (hooks.h). Pushed like a call, under the plain key,
  * when t->inlined_as_frames (PROFVIZ_INLINED=frames: each a function of its
  * own). */
-void pv_thread_enter_inlined(void *fn, struct pv_thread *t, uintptr_t sp);
+void pv_thread_enter_inlined(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t);
 
 /* Around a signal handler: the handler's calls are recorded under a node
  * for the signal, a child of the interrupted function. Its frame goes one

@@ -16,22 +16,24 @@
 static int depth;
 static struct pv_profile prof;
 
-static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+static void enter_indexed(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
-	pv_hook_enter_indexed(t, fn, sp, 0, pv_read_none, pv_thread_enter_slow);
+	pv_hook_enter_indexed(t, fn, site, sp, 0, pv_read_none, pv_thread_enter_slow);
 }
 
+/* Each call 64 bytes deeper, returning to a site of its own. */
 static void enter(struct pv_thread *t, const void *fn)
 {
-	depth++;
-	pv_hook_enter(t, (void *)fn, STACK_TOP - 64 * (uintptr_t)depth, PV_MODE_COUNT, 0,
-		      pv_read_none, enter_indexed, pv_thread_enter_slow);
+	uintptr_t sp = STACK_TOP - 64 * (uintptr_t)++depth;
+	pv_hook_enter(t, (void *)fn, sp + 1, sp, PV_MODE_COUNT, 0, pv_read_none, enter_indexed,
+		      pv_thread_enter_slow);
 }
 
 static void leave(struct pv_thread *t, const void *fn)
 {
 	uintptr_t sp = STACK_TOP - 64 * (uintptr_t)depth--;
-	pv_hook_exit(t, (void *)fn, sp, PV_MODE_COUNT, 0, pv_read_none, pv_thread_exit_slow);
+	pv_hook_exit(t, (void *)fn, sp + 1, sp, PV_MODE_COUNT, 0, pv_read_none,
+		     pv_thread_exit_slow);
 }
 
 static void merge(struct pv_thread *t)

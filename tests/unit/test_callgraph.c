@@ -33,26 +33,40 @@ static void fake_read(struct pv_thread *t, uint64_t *now)
 #define STACK_TOP ((uintptr_t)1 << 40)
 static int depth;
 
-static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+static void enter_indexed(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
-	pv_hook_enter_indexed(t, fn, sp, NEV, fake_read, pv_thread_enter_slow);
+	pv_hook_enter_indexed(t, fn, site, sp, NEV, fake_read, pv_thread_enter_slow);
 }
 
+/* The hooks given site at sp. */
+static void enter_given(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t sp)
+{
+	pv_hook_enter(t, fn, site, sp, PV_MODE_GENERIC, NEV, fake_read, enter_indexed,
+		      pv_thread_enter_slow);
+}
+
+static void leave_given(struct pv_thread *t, uintptr_t fn, uintptr_t site, uintptr_t sp)
+{
+	pv_hook_exit(t, (void *)fn, site, sp, PV_MODE_GENERIC, NEV, fake_read,
+		     pv_thread_exit_slow);
+}
+
+/* A scripted call returns to a site its caller's depth says; a body
+ * inlined into its caller, at that depth, is given its host's. */
 static void enter_at(struct pv_thread *t, void *fn, uintptr_t sp)
 {
-	pv_hook_enter(t, fn, sp, PV_MODE_GENERIC, NEV, fake_read, enter_indexed,
-		      pv_thread_enter_slow);
+	enter_given(t, fn, sp + 1, sp);
+}
+
+static void leave_at(struct pv_thread *t, uintptr_t fn, uintptr_t sp)
+{
+	leave_given(t, fn, sp + 1, sp);
 }
 
 static void enter(struct pv_thread *t, uintptr_t fn)
 {
 	depth++;
 	enter_at(t, (void *)fn, STACK_TOP - 64 * (uintptr_t)depth);
-}
-
-static void leave_at(struct pv_thread *t, uintptr_t fn, uintptr_t sp)
-{
-	pv_hook_exit(t, (void *)fn, sp, PV_MODE_GENERIC, NEV, fake_read, pv_thread_exit_slow);
 }
 
 static void leave(struct pv_thread *t, uintptr_t fn)
@@ -346,6 +360,118 @@ static void test_inlined_left_open(void)
 	tap_is(arc(A, B)->inlined_calls, 2, "inlined: both bodies of b under a");
 	tap_is(arc(B, B)->calls, 0, "inlined: the second not nested in the one left");
 	tap_is(t->stray_exits, 0, "inlined: no stray exit");
+}
+
+/* Where the frame of the function calling each hook ends, as the unwinder
+ * would tell thread.c (the runtime's hooksites.c, tried on real programs
+ * by t_inlined.py): this test's stand-in. */
+static uintptr_t caller_frame_end;
+static unsigned unwinds;
+
+int pv_hooksite_in_host(uintptr_t hook_cfa, uintptr_t host_sp)
+{
+	(void)hook_cfa;
+	unwinds++;
+	return caller_frame_end > host_sp;
+}
+
+enum { MAIN_SITE = 0x6000, HOST_SITE = 0x7000, PART_SITE = 0x7100 };
+#define HOST_SP (STACK_TOP - 1024)
+#define HOST_END (HOST_SP + 56) /* a's frame: six registers saved */
+
+/* The host a, entered from main. */
+static struct pv_frame *host(struct pv_thread *t)
+{
+	unwinds = 0;
+	enter_given(t, (void *)MAIN, MAIN_SITE, STACK_TOP - 64);
+	enter_given(t, (void *)A, HOST_SITE, HOST_SP);
+	return t->top;
+}
+
+static void host_returns(struct pv_thread *t, uintptr_t sp)
+{
+	leave_given(t, A, HOST_SITE, sp);
+	leave_given(t, MAIN, MAIN_SITE, STACK_TOP - 64);
+	merge(t);
+}
+
+/* gcc hooks a body inlined after its host pushed a call's stack arguments
+ * (push $0x1; push $0x0, popped later): two words below the host's stack
+ * pointer, given the host's return address. Its exit comes after the pops. */
+static void test_inlined_under_arguments(void)
+{
+	struct pv_thread *t = new_thread();
+	struct pv_frame *f = host(t);
+	caller_frame_end = HOST_END;
+	enter_given(t, (void *)B, HOST_SITE, HOST_SP - 16);
+	tap_ok(t->top == f && f->inl != f->node, "under arguments: opened in the host, no frame");
+	leave_given(t, B, HOST_SITE, HOST_SP);
+	tap_ok(t->top == f && f->inl == f->node, "under arguments: its exit closes it");
+	enter_given(t, (void *)B, HOST_SITE, HOST_SP - 16);
+	leave_given(t, B, HOST_SITE, HOST_SP);
+	host_returns(t, HOST_SP);
+	tap_is(arc(A, B)->inlined_calls, 2, "under arguments: counted as inlined");
+	tap_is(arc(A, B)->calls, 2, "under arguments: twice");
+	tap_is(t->resyncs + t->stray_exits, 0, "under arguments: nothing to resynchronise");
+}
+
+/* gcc splits a host's cold half into a part (a.part.0) that the host jumps
+ * to once its own frame is gone: the bodies inlined there run in the
+ * part's frame, which ends where the host's did, far below the host's
+ * hooks, and are given the host's return address. A call from such a body
+ * returns into the part. */
+static void test_inlined_in_split_part(void)
+{
+	struct pv_thread *t = new_thread();
+	struct pv_frame *f = host(t);
+	uintptr_t part = HOST_END - 440;
+	caller_frame_end = HOST_END;
+	enter_given(t, (void *)B, HOST_SITE, part);
+	enter_given(t, (void *)C, HOST_SITE, part); /* nested in b */
+	tap_ok(t->top == f, "split part: no frame for its bodies");
+	enter_given(t, (void *)D, PART_SITE, part - 64);
+	tap_ok(t->top != f && t->top->node->fn == (void *)D, "split part: a call is a frame");
+	leave_given(t, D, PART_SITE, part - 64);
+	leave_given(t, C, HOST_SITE, part);
+	leave_given(t, B, HOST_SITE, part);
+	tap_ok(t->top == f && f->inl == f->node, "split part: the exits close them");
+	host_returns(t, HOST_END); /* the part jumps to the exit hook */
+	tap_is(arc(A, B)->inlined_calls, 1, "split part: b inlined into a");
+	tap_is(arc(B, C)->inlined_calls, 1, "split part: c inlined into b");
+	tap_is(arc(C, D)->calls - arc(C, D)->inlined_calls, 1, "split part: d called from c");
+	tap_is(t->resyncs + t->stray_exits, 0, "split part: nothing to resynchronise");
+}
+
+/* What is given the host's site and is a call all the same: a callback
+ * that the instruction which called the host calls again (qsort's
+ * comparator calling qsort), whose frame ends below the host's stack
+ * pointer; a recursive call from that instruction, and code whose hooks
+ * are given no site, which are not asked about. */
+static void test_same_site_calls(void)
+{
+	struct pv_thread *t = new_thread();
+	host(t);
+	caller_frame_end = HOST_SP - 200;
+	enter_given(t, (void *)B, HOST_SITE, HOST_SP - 248);
+	tap_ok(t->top->node->fn == (void *)B, "same site: a callback's call is a frame");
+	tap_is(unwinds, 1, "same site: the unwinder asked");
+	enter_given(t, (void *)B, HOST_SITE, HOST_SP - 512); /* b again, from that instruction */
+	tap_ok(t->top->node->fn == (void *)B && t->top->sp == HOST_SP - 512,
+	       "same site: a recursive call is a frame");
+	leave_given(t, B, HOST_SITE, HOST_SP - 512);
+	leave_given(t, B, HOST_SITE, HOST_SP - 248);
+	leave_given(t, A, HOST_SITE, HOST_SP);
+	caller_frame_end = HOST_END;
+	enter_given(t, (void *)A, 0, HOST_SP);
+	enter_given(t, (void *)C, 0, HOST_SP - 64);
+	tap_ok(t->top->node->fn == (void *)C, "same site: a call given no site is a frame");
+	leave_given(t, C, 0, HOST_SP - 64);
+	host_returns(t, HOST_SP);
+	tap_is(unwinds, 1, "same site: recursion and no site not asked about");
+	tap_is(arc(A, B)->inlined_calls + arc(B, B)->inlined_calls + arc(A, C)->inlined_calls, 0,
+	       "same site: none inlined");
+	tap_is(arc(A, B)->calls + arc(B, B)->calls + arc(A, C)->calls, 3, "same site: three calls");
+	tap_is(t->resyncs + t->stray_exits, 0, "same site: nothing to resynchronise");
 }
 
 static void test_unmatched_exits(void)
@@ -762,6 +888,9 @@ int main(void)
 	test_inlined_same_frame();
 	test_inlined_no_frame();
 	test_inlined_left_open();
+	test_inlined_under_arguments();
+	test_inlined_in_split_part();
+	test_same_site_calls();
 	test_unmatched_exits();
 	test_signal_frames();
 	test_nested_signal();

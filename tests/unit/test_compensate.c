@@ -30,9 +30,9 @@ static void scripted_read(struct pv_thread *t, uint64_t *now)
 	now[0] = clock_now;
 }
 
-static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+static void enter_indexed(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
-	pv_hook_enter_indexed(t, fn, sp, 1, scripted_read, pv_thread_enter_slow);
+	pv_hook_enter_indexed(t, fn, site, sp, 1, scripted_read, pv_thread_enter_slow);
 }
 
 /* Each call runs 64 bytes deeper than its caller, as real calls do (hooks
@@ -46,24 +46,30 @@ static int hooks_at_cfa;
 /* The scripted program's body inlined into its caller: hooks at its depth. */
 static int inlined_body;
 
+/* Where a scripted call returns to: its caller's depth says. A body
+ * inlined into its caller is given its host's. */
+static uintptr_t site_of(void *call_site, uintptr_t sp)
+{
+	return hooks_at_cfa ? (uintptr_t)call_site : sp + 1;
+}
+
 static void hook_enter(void *fn, void *call_site)
 {
-	(void)call_site;
 	clock_now += ENTER_PRE;
 	if (!inlined_body)
 		hook_sp -= 64;
 	uintptr_t sp = hooks_at_cfa ? (uintptr_t)__builtin_dwarf_cfa() : hook_sp;
-	pv_hook_enter(self, fn, sp, PV_MODE_GENERIC, 1, scripted_read, enter_indexed,
-		      pv_thread_enter_slow);
+	pv_hook_enter(self, fn, site_of(call_site, sp), sp, PV_MODE_GENERIC, 1, scripted_read,
+		      enter_indexed, pv_thread_enter_slow);
 	clock_now += ENTER_POST;
 }
 
 static void hook_exit(void *fn, void *call_site)
 {
-	(void)call_site;
 	clock_now += EXIT_PRE;
 	uintptr_t sp = hooks_at_cfa ? (uintptr_t)__builtin_dwarf_cfa() : hook_sp;
-	pv_hook_exit(self, fn, sp, PV_MODE_GENERIC, 1, scripted_read, pv_thread_exit_slow);
+	pv_hook_exit(self, fn, site_of(call_site, sp), sp, PV_MODE_GENERIC, 1, scripted_read,
+		     pv_thread_exit_slow);
 	if (!inlined_body)
 		hook_sp += 64;
 	clock_now += EXIT_POST;

@@ -120,9 +120,9 @@ static void sim_read(struct pv_thread *t, uint64_t *now)
 	pv_counters_read_simulated(&t->counters, t->last, now, sim_rdpmc, sim_clock, NULL);
 }
 
-static void enter_indexed(void *fn, struct pv_thread *t, uintptr_t sp)
+static void enter_indexed(void *fn, uintptr_t site, uintptr_t sp, struct pv_thread *t)
 {
-	pv_hook_enter_indexed(t, fn, sp, 1, sim_read, pv_thread_enter_slow);
+	pv_hook_enter_indexed(t, fn, site, sp, 1, sim_read, pv_thread_enter_slow);
 }
 
 static int depth;
@@ -130,14 +130,14 @@ static int depth;
 static void enter(struct pv_thread *t, uintptr_t fn)
 {
 	uintptr_t sp = ((uintptr_t)1 << 40) - 64 * (uintptr_t)++depth;
-	pv_hook_enter(t, (void *)fn, sp, PV_MODE_GENERIC, 1, sim_read, enter_indexed,
+	pv_hook_enter(t, (void *)fn, sp + 1, sp, PV_MODE_GENERIC, 1, sim_read, enter_indexed,
 		      pv_thread_enter_slow);
 }
 
 static void leave(struct pv_thread *t, uintptr_t fn)
 {
 	uintptr_t sp = ((uintptr_t)1 << 40) - 64 * (uintptr_t)depth--;
-	pv_hook_exit(t, (void *)fn, sp, PV_MODE_GENERIC, 1, sim_read, pv_thread_exit_slow);
+	pv_hook_exit(t, (void *)fn, sp + 1, sp, PV_MODE_GENERIC, 1, sim_read, pv_thread_exit_slow);
 }
 
 static struct pv_event_set cycles_only;
