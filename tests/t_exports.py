@@ -17,7 +17,7 @@ OWN = {"profviz_dump": "PROFVIZ_1"}
 RETURNS_TWICE = ["setjmp", "_setjmp", "__sigsetjmp", "vfork", "__vfork"]
 INTERPOSED = ["__cyg_profile_func_enter", "__cyg_profile_func_exit", "longjmp", "_longjmp",
               "siglongjmp", "__longjmp_chk", "execve", "execv", "execvp", "execvpe", "execl",
-              "execlp", "execle", "fexecve", "execveat", "_exit", "_Exit", "dlclose", "close",
+              "execlp", "execle", "fexecve", "execveat", "_exit", "_Exit", "dlclose", "clone", "close",
               "dup2", "dup3", "close_range", "closefrom", "freopen", "freopen64", "daemon", "sigaction", "signal", "abort",
               "makecontext", "swapcontext", "setcontext",
               # wrap/blocking.c: libc's waits

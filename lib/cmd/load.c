@@ -480,6 +480,8 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		(uint64_t)json_integer_value(json_object_get(losses, "rekeys_incomplete"));
 	r->losses.threads_cut_short =
 		(uint64_t)json_integer_value(json_object_get(losses, "threads_cut_short"));
+	r->losses.threads_shared =
+		(uint64_t)json_integer_value(json_object_get(losses, "threads_shared"));
 	r->lost_records = (uint64_t)json_integer_value(json_object_get(losses, "lost_records"));
 	read_sampling(rd, root, r);
 

@@ -195,7 +195,7 @@ static void heading(const struct view *v)
 		       percent(r->waited[v->ev], pv_report_wall(r, v->ev)));
 	}
 	putchar('\n');
-	char text[1024];
+	char text[2048];
 	if (pv_sampling_text(r, v->ev, text, sizeof(text)))
 		printf("%s\n", text);
 	if (pv_totals_text(r, v->ev, text, sizeof(text)))

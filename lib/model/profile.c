@@ -34,6 +34,7 @@ void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
 	dst->counters_lost += src->counters_lost;
 	dst->rekeys_incomplete += src->rekeys_incomplete;
 	dst->threads_cut_short += src->threads_cut_short;
+	dst->threads_shared += src->threads_shared;
 }
 
 void pv_sampling_add(struct pv_sampling *dst, const struct pv_sampling *src)

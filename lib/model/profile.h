@@ -104,6 +104,8 @@ struct pv_losses {
 	uint64_t threads_cut_short; /* threads still running at the dump whose open
 				     * calls' costs stop before it: their events
 				     * could not be read then */
+	uint64_t threads_shared;    /* threads that made a clone(2) share their
+				     * TLS: nothing recorded on them since */
 };
 
 /* How the run's time was sampled (runtime/sampler.h), when it was: the

@@ -568,7 +568,8 @@ int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size)
 	if (size)
 		buf[0] = '\0';
 	if (size < 2 || (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost &&
-			 !r->lost_records && !l->rekeys_incomplete && !l->threads_cut_short))
+			 !r->lost_records && !l->rekeys_incomplete && !l->threads_cut_short &&
+			 !l->threads_shared))
 		return 0;
 	snprintf(buf, size, "the profile is incomplete: ");
 	add_loss(buf, size, l->unrecorded_calls,
@@ -583,12 +584,15 @@ int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size)
 	add_loss(buf, size, l->threads_cut_short,
 		 "threads still running whose events could not be read at the end (their open "
 		 "calls' costs stop at their last hook)");
+	add_loss(buf, size, l->threads_shared,
+		 "threads that made a clone(2) share their TLS (CLONE_VM without CLONE_SETTLS): "
+		 "nothing recorded on them after it");
 	return 1;
 }
 
 void pv_report_warn_losses(const struct pv_report *r)
 {
-	char text[1024];
+	char text[2048];
 	if (pv_report_losses_text(r, text, sizeof(text)))
 		pv_log("%s", text);
 }

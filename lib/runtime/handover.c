@@ -325,6 +325,7 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 	} else {
 		p->losses.merge_failures++;
 	}
+	p->losses.threads_shared += t->shared_tls != 0;
 	if (m.first) {
 		/* What it ran since the sampler's last look: no look saw where.
 		 * (A ring samples to the end: what it came to is counted here.) */

@@ -108,6 +108,7 @@ struct pv_thread {
 	uint64_t stray_exits;    /* exits with no matching activation */
 	uint64_t resyncs;        /* times frames left by longjmp were dropped */
 	uint64_t unrecorded;     /* calls not recorded: no memory for their frame or node */
+	int shared_tls;          /* a clone(2) shares its TLS: nothing recorded since */
 	/* setjmp positions, and what a longjmp out of a signal handler must undo. */
 	struct pv_jmp_record jmps[PV_JMP_RECORDS];
 	unsigned jmp_next;     /* the next record to reuse, round robin */
@@ -301,6 +302,13 @@ static inline void pv_thread_throws(struct pv_thread *t)
 		t->thrown_in = t->top->inl;
 	}
 }
+
+/* A clone(2) is about to start a flow of control that shares t's TLS, so
+ * t itself (CLONE_VM without CLONE_SETTLS, and no vfork's wait): two flows
+ * cannot keep one shadow stack, and each would tear the other's. Nothing
+ * more is recorded on t, by either; the profile counts it among its
+ * losses (handover.c). */
+void pv_thread_shares_tls(struct pv_thread *t);
 
 /* A C++ catch block begins in the frame whose stack pointer is sp: the
  * frames deeper than it were unwound, whether or not their exit hooks ran

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shapes of code gcc -O2 makes from inlined bodies whose hooks run below
  * their host's stack pointer (t_inlined_shapes.py): pop's body runs after
  * define's call, before the call's stack arguments are popped; mark's

@@ -355,7 +355,8 @@ int main(void)
 	       "JSON: names escaped");
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":0,\"merge_failures\":0,"
 				    "\"lost_records\":0,\"counters_lost\":0,"
-				    "\"rekeys_incomplete\":0,\"threads_cut_short\":0}") != NULL,
+				    "\"rekeys_incomplete\":0,\"threads_cut_short\":0,"
+				    "\"threads_shared\":0}") != NULL,
 	       "JSON: a complete profile says it lost nothing");
 	free(json);
 
@@ -381,7 +382,8 @@ int main(void)
 	json = render(pv_write_json, &r);
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":3,\"merge_failures\":0,"
 				    "\"lost_records\":2,\"counters_lost\":1,"
-				    "\"rekeys_incomplete\":0,\"threads_cut_short\":0}") != NULL,
+				    "\"rekeys_incomplete\":0,\"threads_cut_short\":0,"
+				    "\"threads_shared\":0}") != NULL,
 	       "JSON: the losses, each counted");
 	r.losses.rekeys_incomplete = 4;
 	messages_clear();
@@ -406,9 +408,19 @@ int main(void)
 					 "their last hook)"),
 	       "losses: threads cut short are said too");
 	json = render(pv_write_json, &r);
-	tap_ok(json && strstr(json, "\"threads_cut_short\":2}") != NULL &&
+	tap_ok(json && strstr(json, "\"threads_cut_short\":2,") != NULL &&
 		       strstr(json, "\"cut_short\":true}") != NULL,
 	       "JSON: ... counted, and the thread marked");
+	free(json);
+	r.losses.threads_shared = 1;
+	char said[2048];
+	tap_ok(pv_report_losses_text(&r, said, sizeof(said)) &&
+		       strstr(said, "their last hook), 1 threads that made a clone(2) share "
+				    "their TLS (CLONE_VM without CLONE_SETTLS): nothing recorded "
+				    "on them after it"),
+	       "losses: threads whose TLS a clone shares are said too, whole");
+	json = render(pv_write_json, &r);
+	tap_ok(json && strstr(json, "\"threads_shared\":1}") != NULL, "JSON: ... and counted");
 	free(json);
 	r.thread_list = NULL;
 	r.n_thread_list = 0;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/close_range.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,6 +76,38 @@ PV_HIDDEN long pv_vfork_ended(long result, struct pv_thread *parent)
 		return -1;
 	}
 	return result;
+}
+
+/* ---- clone: a child that runs with this thread's TLS ---- */
+
+typedef int clone_fn(int (*)(void *), void *, int, void *, ...);
+
+/* The program's clone (pthread_create and posix_spawn call one of glibc's
+ * own). A child made with CLONE_VM and without CLONE_SETTLS runs with this
+ * thread's TLS, pv_self included. Under CLONE_VFORK this thread waits till
+ * the child execs or ends, and the child's hooks find vfork_child, as a
+ * vfork child's do; without it, both run at once, and this thread records
+ * nothing more (thread.h). The optional arguments are passed on as read:
+ * libc's clone reads them whatever the flags. */
+PV_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	va_list ap;
+	va_start(ap, arg);
+	pid_t *parent_tid = va_arg(ap, pid_t *);
+	void *tls = va_arg(ap, void *);
+	pid_t *child_tid = va_arg(ap, pid_t *);
+	va_end(ap);
+	clone_fn *next = PV_NEXT(clone_fn, clone);
+	if (!(flags & CLONE_VM) || (flags & CLONE_SETTLS))
+		return next(fn, stack, flags, arg, parent_tid, tls, child_tid);
+	if (!(flags & CLONE_VFORK)) {
+		pv_thread_shares_tls(pv_self);
+		return next(fn, stack, flags, arg, parent_tid, tls, child_tid);
+	}
+	struct pv_thread *parent = pv_vfork_begins();
+	int pid = next(fn, stack, flags, arg, parent_tid, tls, child_tid);
+	pv_self = parent;
+	return pid;
 }
 
 /* ---- exec: write the profile of the image that is about to be replaced ---- */

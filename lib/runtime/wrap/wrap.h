@@ -17,7 +17,7 @@
 	X(setjmp) X(_setjmp) X(__sigsetjmp) /* in this order: pv_setjmp_noted */        \
 	X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk)                           \
 	X(execve) X(execv) X(execvp) X(execvpe) X(fexecve) X(execveat)                  \
-	X(_exit) X(_Exit) X(dlclose)                                                    \
+	X(_exit) X(_Exit) X(dlclose) X(clone)                                           \
 	X(close) X(dup2) X(dup3) X(close_range) X(closefrom)                            \
 	X(freopen) X(freopen64) X(daemon)                                               \
 	X(setuid) X(setgid) X(seteuid) X(setegid) X(setreuid) X(setregid)               \
