@@ -77,24 +77,24 @@ PV_INLINE void pv_pop_at(struct pv_thread *t, struct pv_frame *f, const uint64_t
 	pv_thread_publish(t, below->node);
 }
 
-/* May a frame be pushed above f by fn's call at stack pointer sp, given
- * site (where the call returns to)? Only if sp is below f's: a real call's
- * hooks run deeper than its caller's. Equal, the hooks run in f's own
- * frame: a body the compiler inlined into f (gcc and clang hook inlined
- * bodies where they land), which is counted and opened in f, with no frame
+/* May a frame be pushed above f by a call at stack pointer sp, given site
+ * (where the call returns to)? Only if sp is below f's: a real call's hooks
+ * run deeper than its caller's. Equal, the hooks run in f's own frame: a
+ * body the compiler inlined into f (gcc and clang hook inlined bodies where
+ * they land), which is counted and opened in f, with no frame
  * (pv_thread_enter_inlined). Above, f was left without its exit hook. Nor
  * if the stack is full. Nor, for the slow path to tell (hooksites.h), if
- * site is f's own and fn another function: a body's hooks are given its
- * host's return address, and gcc hooks some below the host's stack pointer
- * (under arguments pushed for a call, in a part of the host it split off);
- * a call from a callback, made by the very instruction that called f, is
- * given that address too. A recursive call from that instruction is a
- * call (asked of the innermost body open in f, whose node the cache
- * look-up reads anyway: with a body open, the slow path tells). */
+ * site is f's own: a body's hooks are given its host's return address, and
+ * gcc hooks some below the host's stack pointer (under arguments pushed for
+ * a call, an alloca, in a part of the host it split off); so is a call made
+ * by the instruction that called f, recursively or from a callback. Unless
+ * that call's return address is where a call from f's own stack pointer
+ * pushes it: a recursive call, as fib's are every other time. */
 PV_INLINE int pv_can_push_above(const struct pv_thread *t, const struct pv_frame *f,
-				void *fn, uintptr_t site, uintptr_t sp)
+				uintptr_t site, uintptr_t sp)
 {
-	return f->sp > sp && f != t->stack_limit && (f->site != site || f->inl->fn == fn);
+	return f->sp > sp && f != t->stack_limit &&
+	       (f->site != site || pv_arch_return_address(f->sp) == site);
 }
 
 /* Where the hooks' branches go. fn and site come first because they arrive
@@ -119,7 +119,7 @@ PV_INLINE void pv_hook_enter(struct pv_thread *t, void *fn, uintptr_t site, uint
 {
 	if (likely(t->mode == mode)) {
 		struct pv_frame *f = t->top;
-		if (likely(pv_can_push_above(t, f, fn, site, sp))) {
+		if (likely(pv_can_push_above(t, f, site, sp))) {
 			/* The clock line runs without samples. */
 			if (mode != PV_MODE_CLOCK && unlikely(pv_thread_owes(t))) {
 				slow(fn, site, sp, t);

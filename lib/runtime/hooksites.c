@@ -9,8 +9,8 @@
  * a hook): address << 1 | in the host; 0 is a free slot. Each is written
  * once, by whichever thread decides first: all decide alike. When the
  * slots a site may take are all taken, it is decided at every call. */
-#define SLOTS 1024
-#define PROBES 8
+#define SLOTS 16384
+#define PROBES 32
 static uintptr_t verdicts[SLOTS];
 
 static unsigned slot_of(uintptr_t ra)

@@ -12,7 +12,8 @@
  * a body (the host's own frame, or the part's, which replaced it), at or
  * below it for a function called from the host. The unwinder (libgcc's,
  * from the program's call frame information) says where, once for each
- * instruction that calls a hook: the answer never changes.
+ * instruction that calls a hook, as long as the table of answers has room
+ * (16,384 of them): the answer is the code's, whichever call runs it.
  */
 #ifndef PV_RUNTIME_HOOKSITES_H
 #define PV_RUNTIME_HOOKSITES_H

@@ -440,6 +440,10 @@ static int sanitizer_present(void)
 	return __tsan_init != NULL;
 }
 
+/* glibc's clone by its other name: profviz.so wraps clone for the
+ * program's calls (wrap/interpose.c). */
+extern int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
+
 /* The clone(2) thread, every signal blocked on it (the mask is inherited),
  * so that the program's signals go to the program's threads. 0, or an
  * errno (for its memory, or the clone). */
@@ -455,8 +459,8 @@ static int spawn_clone(struct pv_sampler *s)
 	pthread_sigmask(SIG_BLOCK, &all, &saved);
 	int flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
 		    CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID;
-	int tid = clone(sample, memory + SAMPLER_STACK, flags, s, &s->running_tid,
-			thread_pointer(memory), &s->running_tid);
+	int tid = __clone(sample, memory + SAMPLER_STACK, flags, s, &s->running_tid,
+			  thread_pointer(memory), &s->running_tid);
 	int err = errno;
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	if (tid < 0) {

@@ -39,7 +39,7 @@ struct pv_frame *pv_stack_limit_of(struct pv_frame *stack, size_t bytes, size_t 
 void pv_stack_set_bottom(struct pv_frame *bottom, struct pv_node *root)
 {
 	bottom->sp = UINTPTR_MAX;
-	bottom->site = 0;
+	bottom->site = UINTPTR_MAX; /* no call's: the hooks never read below its sp */
 	bottom->node = root;
 	bottom->inl = root;
 }

@@ -67,17 +67,16 @@ void pv_thread_release(struct pv_thread *t)
 	t->mode = PV_MODE_OFF;
 }
 
-/* Does fn's hook, given site at sp, below the stack pointer of f, whose
- * site it is, run in f's function (a body inlined there: under arguments
- * the host has pushed, or in a part of it gcc split off and jumped to), or
- * in a function called from there (by the instruction that called f, from
- * a callback)? hooksites.h tells. A recursive call from the instruction
- * that called f is a call (hooks.h), and so is one from code that gives
- * its hooks no site. */
-static int runs_in_host(const struct pv_frame *f, void *fn, uintptr_t site, uintptr_t sp)
+/* Does a hook given site at sp, below the stack pointer of f, whose site it
+ * is, run in f's function (a body inlined there: under arguments the host
+ * has pushed, below an alloca, in a part of it gcc split off and jumped
+ * to), or in a function called from there (by the instruction that called
+ * f, recursively or from a callback)? hooksites.h tells. A hook given no
+ * site is a call's, and so is a recursive call's, as hooks.h tells it. */
+static int runs_in_host(const struct pv_frame *f, uintptr_t site, uintptr_t sp)
 {
-	return site && f->site == site && f->node->fn != fn && f->sp > sp &&
-	       pv_hooksite_in_host(sp, f->sp);
+	return site && f->site == site && f->sp > sp &&
+	       pv_arch_return_address(f->sp) != site && pv_hooksite_in_host(sp, f->sp);
 }
 
 /* An inlined body on a path not taken before: its edge, then as the hook. */
@@ -115,7 +114,7 @@ static int close_body(struct pv_thread *t, struct pv_frame *f, void *fn)
 static int exit_inlined_slow(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t sp)
 {
 	struct pv_frame *f = t->top;
-	if (runs_in_host(f, fn, site, sp) && close_body(t, f, fn))
+	if (runs_in_host(f, site, sp) && close_body(t, f, fn))
 		return 1;
 	while (f != t->stack && f->sp < sp && !pv_signal_of(f->node->fn))
 		f = pv_stack_under(t, f);
@@ -135,12 +134,12 @@ static void enter_slow(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t 
 		pv_debug(3, "thread %d: frames left by a longjmp dropped", (int)t->tid);
 		pv_stack_close_down_to(t, live);
 	}
-	/* Without memory for its frame or node, a call goes unrecorded (and its
-	 * exit becomes a stray one); the profile says how many. */
-	if ((t->top->sp == sp || runs_in_host(t->top, fn, site, sp)) && !t->inlined_as_frames) {
+	if (!t->inlined_as_frames && (t->top->sp == sp || runs_in_host(t->top, site, sp))) {
 		enter_inlined_slow(t, fn);
 		return;
 	}
+	/* Without memory for its frame or node, a call goes unrecorded (and its
+	 * exit becomes a stray one); the profile says how many. */
 	struct pv_node *c = NULL;
 	/* Growth moves nothing: a handler's longjmp may abandon it midway
 	 * (pages made usable but not yet counted are made usable again). */

@@ -50,7 +50,8 @@ struct pv_frame {
 	uintptr_t sp;         /* hook's CFA at entry: deeper calls have less, inlined equal */
 	uintptr_t site;       /* the call site its enter hook was given (where it
 			       * returns to): a body inlined into it is given the
-			       * same. 0 for frames no hook pushed */
+			       * same. 0 for a signal's frame, UINTPTR_MAX for a
+			       * stack's bottom */
 	struct pv_node *node; /* where its costs go */
 	struct pv_node *inl;  /* the innermost body inlined into it that is open
 			       * (a node under node's), else node: calls made

@@ -3,8 +3,9 @@
  * their host's stack pointer (t_inlined_shapes.py): pop's body runs after
  * define's call, before the call's stack arguments are popped; mark's
  * bodies run in collect.part.0, the tail gcc split off collect, to which
- * collect jumps once its own frame is gone; and total's body runs below
- * the array its host allocated on the stack.
+ * collect jumps once its own frame is gone; total's body runs below the
+ * array its host allocated on the stack; and walk, inlined into itself,
+ * runs its copies under define's stack arguments.
  *
  * usage: inlined_shapes ROUNDS MARKS */
 #include <stdio.h>
@@ -97,6 +98,18 @@ __attribute__((noinline)) long sum_to(int n)
 	return total(v, n);
 }
 
+/* Recursive, and inlined into itself a few levels deep: each copy's hooks
+ * run under the stack arguments of the define before it. */
+static inline long walk(struct vm *vm, long n)
+{
+	if (n <= 0)
+		return 0;
+	long r = define(vm, n, 1, 2, 3, 4, 5, 6);
+	return r + walk(vm, n - 1);
+}
+
+static long (*volatile walk_by_pointer)(struct vm *, long) = walk;
+
 /* collect's early exit inlined here, and taken every time. */
 __attribute__((noinline)) long run(struct vm *vm, int rounds)
 {
@@ -116,6 +129,8 @@ int main(int argc, char **argv)
 	long stack[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	struct vm vm = { stack, 0, 0, 0, 0 };
 	long t = run(&vm, atoi(argv[1]));
+	for (int i = 0; i < 100; i++)
+		t += walk_by_pointer(&vm, 10);
 	finish(&vm, atoi(argv[2]));
 	printf("%ld %ld %ld\n", t, vm.marks, vm.sum);
 	return 0;

@@ -364,7 +364,7 @@ static void test_inlined_left_open(void)
 
 /* Where the frame of the function calling each hook ends, as the unwinder
  * would tell thread.c (the runtime's hooksites.c, tried on real programs
- * by t_inlined.py): this test's stand-in. */
+ * by t_inlined_shapes.py): this test's stand-in. */
 static uintptr_t caller_frame_end;
 static unsigned unwinds;
 
@@ -376,14 +376,20 @@ int pv_hooksite_in_host(uintptr_t hook_cfa, uintptr_t host_sp)
 }
 
 enum { MAIN_SITE = 0x6000, HOST_SITE = 0x7000, PART_SITE = 0x7100 };
-#define HOST_SP (STACK_TOP - 1024)
+/* The program's stack, as words: the hooks read the one a call from the
+ * top frame's stack pointer pushes (hooks.h), so it is real memory. */
+static uintptr_t words[512];
+#define AT(i) ((uintptr_t)&words[i])
+#define HOST_SP AT(400)
 #define HOST_END (HOST_SP + 56) /* a's frame: six registers saved */
+#define MAIN_SP AT(511)
 
 /* The host a, entered from main. */
 static struct pv_frame *host(struct pv_thread *t)
 {
 	unwinds = 0;
-	enter_given(t, (void *)MAIN, MAIN_SITE, STACK_TOP - 64);
+	memset(words, 0, sizeof(words));
+	enter_given(t, (void *)MAIN, MAIN_SITE, MAIN_SP);
 	enter_given(t, (void *)A, HOST_SITE, HOST_SP);
 	return t->top;
 }
@@ -391,7 +397,7 @@ static struct pv_frame *host(struct pv_thread *t)
 static void host_returns(struct pv_thread *t, uintptr_t sp)
 {
 	leave_given(t, A, HOST_SITE, sp);
-	leave_given(t, MAIN, MAIN_SITE, STACK_TOP - 64);
+	leave_given(t, MAIN, MAIN_SITE, MAIN_SP);
 	merge(t);
 }
 
@@ -445,8 +451,9 @@ static void test_inlined_in_split_part(void)
 /* What is given the host's site and is a call all the same: a callback
  * that the instruction which called the host calls again (qsort's
  * comparator calling qsort), whose frame ends below the host's stack
- * pointer; a recursive call from that instruction, and code whose hooks
- * are given no site, which are not asked about. */
+ * pointer; a recursive call from that instruction, whose return address is
+ * where a call from the caller's stack pointer pushes it (not asked about);
+ * and code whose hooks are given no site. */
 static void test_same_site_calls(void)
 {
 	struct pv_thread *t = new_thread();
@@ -455,13 +462,13 @@ static void test_same_site_calls(void)
 	enter_given(t, (void *)B, HOST_SITE, HOST_SP - 248);
 	tap_ok(t->top->node->fn == (void *)B, "same site: a callback's call is a frame");
 	tap_is(unwinds, 1, "same site: the unwinder asked");
-	enter_given(t, (void *)B, HOST_SITE, HOST_SP - 512); /* b again, from that instruction */
-	tap_ok(t->top->node->fn == (void *)B && t->top->sp == HOST_SP - 512,
+	words[400 - 31 - 1] = HOST_SITE; /* b calls b from its own stack pointer */
+	enter_given(t, (void *)B, HOST_SITE, HOST_SP - 256 - 16);
+	tap_ok(t->top->node->fn == (void *)B && t->top->sp == HOST_SP - 256 - 16,
 	       "same site: a recursive call is a frame");
-	leave_given(t, B, HOST_SITE, HOST_SP - 512);
+	leave_given(t, B, HOST_SITE, HOST_SP - 256 - 16);
 	leave_given(t, B, HOST_SITE, HOST_SP - 248);
 	leave_given(t, A, HOST_SITE, HOST_SP);
-	caller_frame_end = HOST_END;
 	enter_given(t, (void *)A, 0, HOST_SP);
 	enter_given(t, (void *)C, 0, HOST_SP - 64);
 	tap_ok(t->top->node->fn == (void *)C, "same site: a call given no site is a frame");
@@ -472,6 +479,28 @@ static void test_same_site_calls(void)
 	       "same site: none inlined");
 	tap_is(arc(A, B)->calls + arc(B, B)->calls + arc(A, C)->calls, 3, "same site: three calls");
 	tap_is(t->resyncs + t->stray_exits, 0, "same site: nothing to resynchronise");
+}
+
+/* gcc inlines a recursive function into itself: its copy's hooks are given
+ * the host's site and its own function, and under a call's stack arguments
+ * run below the host's stack pointer. A body, as the unwinder says: the
+ * exits that follow are the copy's and then the host's, none stray. */
+static void test_inlined_into_itself(void)
+{
+	struct pv_thread *t = new_thread();
+	struct pv_frame *f = host(t);
+	words[400 - 1] = 7; /* pushed stack arguments, not a return address */
+	words[400 - 2] = 6;
+	caller_frame_end = HOST_END;
+	enter_given(t, (void *)A, HOST_SITE, HOST_SP - 16);
+	tap_ok(t->top == f && f->inl != f->node, "into itself: opened in the host, no frame");
+	tap_is(unwinds, 1, "into itself: the unwinder asked");
+	leave_given(t, A, HOST_SITE, HOST_SP);
+	host_returns(t, HOST_SP);
+	tap_is(arc(A, A)->calls, 1, "into itself: once");
+	tap_is(arc(A, A)->inlined_calls, 1, "into itself: inlined");
+	tap_is(func(A)->calls - func(A)->inlined_calls, 1, "into itself: one call of a");
+	tap_is(t->resyncs + t->stray_exits, 0, "into itself: nothing to resynchronise");
 }
 
 static void test_unmatched_exits(void)
@@ -891,6 +920,7 @@ int main(void)
 	test_inlined_under_arguments();
 	test_inlined_in_split_part();
 	test_same_site_calls();
+	test_inlined_into_itself();
 	test_unmatched_exits();
 	test_signal_frames();
 	test_nested_signal();
