@@ -4,16 +4,19 @@ a function or an arc, held to the JSON's.
 
 check(json_path, dot_path) reads one profile the way a user would, through
 profviz report (its waits apart, and in), profviz dot with no thresholds,
-report --focus of its hottest function, its callgrind file, and the
-runtime's own prof.dot when the run wrote one, and returns what disagrees:
-a list of "view: what it shows / what the JSON holds" lines, empty when
-every view agrees. A focus shows its function's arcs whole (every call of
+report --focus of its hottest function, its callgrind file, its pprof file
+(calls, and self cost per function), its folded stacks and speedscope file
+(self cost per function, within their rounding to whole units), the data
+its page embeds, and the runtime's own prof.dot when the run wrote one,
+and returns what disagrees: a list of "view: what it shows / what the JSON
+holds" lines, empty when every view agrees. A focus shows its function's arcs whole (every call of
 the function or from it is inside the part); the arcs among the part's
 other functions are the part's own, so only its function's are held to
 the JSON. Functions whose name another one shares, or that a view
 shortens, are left out: a view names them, and a name then says too
 little."""
 import collections
+import gzip
 import json
 import os
 import re
@@ -106,6 +109,102 @@ def _callgrind_arcs(text):
     return arcs
 
 
+def _fields(buf):
+    """(field number, value) of a protobuf message: ints for varints, bytes
+    for the length-delimited."""
+    i = 0
+
+    def varint():
+        nonlocal i
+        v = shift = 0
+        while True:
+            b = buf[i]
+            i += 1
+            v |= (b & 0x7f) << shift
+            shift += 7
+            if b < 0x80:
+                return v
+    while i < len(buf):
+        key = varint()
+        if key & 7 == 0:
+            yield key >> 3, varint()
+        elif key & 7 == 2:
+            n = varint()
+            yield key >> 3, buf[i:i + n]
+            i += n
+        else:
+            raise ValueError("wire type %d" % (key & 7))
+
+
+def _varints(value):
+    """A repeated varint field's values: one (an int), or packed (bytes)."""
+    if isinstance(value, int):
+        return [value]
+    out, v, shift = [], 0, 0
+    for b in value:
+        v |= (b & 0x7f) << shift
+        shift += 7
+        if b < 0x80:
+            out.append(v)
+            v = shift = 0
+    return out
+
+
+def _pprof_by_leaf(data):
+    """{leaf function: [its samples' values summed]} of a pprof profile."""
+    strings, samples, locs, funcs = [], [], {}, {}
+    for f, v in _fields(data):
+        if f == 6:
+            strings.append(v.decode())
+        elif f == 2:
+            stack, values = [], []
+            for g, w in _fields(v):
+                (stack if g == 1 else values if g == 2 else []).extend(_varints(w))
+            samples.append((stack, values))
+        elif f == 4:
+            x = dict((g, w) for g, w in _fields(v) if g != 4)
+            lines = [dict(_fields(w)) for g, w in _fields(v) if g == 4]
+            locs[x.get(1)] = lines[0].get(1) if lines else None
+        elif f == 5:
+            x = dict(_fields(v))
+            funcs[x.get(1)] = x.get(2, 0)
+    by_leaf = {}
+    for stack, values in samples:
+        name = strings[funcs[locs[stack[0]]]]
+        sums = by_leaf.setdefault(name, [0] * len(values))
+        for i, v in enumerate(values):
+            sums[i] += v
+    return by_leaf
+
+
+def _stacks_by_leaf(stacks):
+    """{leaf function: (summed value, stacks)} of (names, value) pairs."""
+    out = {}
+    for names, value in stacks:
+        total, n = out.get(names[-1], (0, 0))
+        out[names[-1]] = (total + value, n + 1)
+    return out
+
+
+def _folded(text):
+    for line in text.splitlines():
+        path, value = line.rsplit(" ", 1)
+        yield path.split(";"), int(value)
+
+
+def _speedscope(doc):
+    """The first profile's samples, as (names, weight)."""
+    frames = [x["name"] for x in doc["shared"]["frames"]]
+    first = doc["profiles"][0]
+    for stack, weight in zip(first["samples"], first["weights"]):
+        yield [frames[i] for i in stack], weight
+
+
+def _embedded_json(page):
+    m = re.search(r'<script type="application/json" id="profile">(.*?)</script>', page, re.S)
+    return json.loads(m.group(1)) if m else None
+
+
 def live_snapshot(doc):
     """Why the profile cannot be held to itself, or None: a dump of threads
     still running reads their functions, arcs and paths at instants apart
@@ -174,12 +273,49 @@ def check(json_path, dot_path=None):
                                 "/^%s$/" % re.escape(hot[0]), json_path)
         if rc == 0:
             hold("report --focus " + hot[0], _report_arcs(out), _report_calls(out), only=hot[0])
+    truth_self = {x["name"]: x["self"][0] for x in funcs if x["name"] in named}
+
+    def hold_self(view, by_leaf):
+        """Self per function, each summed over stacks rounded to whole units."""
+        for k, (got, n) in sorted(by_leaf.items()):
+            if k in truth_self and abs(got - truth_self[k]) > n + 1e-6 * abs(truth_self[k]):
+                wrong.append("%s: %s self %d / the JSON's %s" % (view, k, got, truth_self[k]))
+
     with tempfile.TemporaryDirectory() as d:
-        cg = os.path.join(d, "p.callgrind")
-        rc, out, err = _profviz("convert", json_path, cg)
-        if rc:
-            wrong.append("convert to callgrind failed: %s" % err.strip())
-        else:
-            with open(cg) as f:
+        files = {x: os.path.join(d, "p." + x) for x in
+                 ("callgrind", "pb.gz", "folded", "speedscope.json")}
+        for kind, path in files.items():
+            rc, out, err = _profviz("convert", json_path, path)
+            if rc:
+                wrong.append("convert to %s failed: %s" % (kind, err.strip()))
+                files[kind] = None
+        if files["callgrind"]:
+            with open(files["callgrind"]) as f:
                 hold("callgrind", _callgrind_arcs(f.read()))
+        if files["pb.gz"]:
+            with gzip.open(files["pb.gz"]) as f:
+                leaves = _pprof_by_leaf(f.read())
+            hold("pprof", {}, {k: v[0] for k, v in leaves.items()})
+            hold_self("pprof", {k: (v[1], 1) for k, v in leaves.items() if len(v) > 1})
+        if files["folded"]:
+            with open(files["folded"]) as f:
+                hold_self("folded", _stacks_by_leaf(_folded(f.read())))
+        if files["speedscope.json"]:
+            with open(files["speedscope.json"]) as f:
+                hold_self("speedscope", _stacks_by_leaf(_speedscope(json.load(f))))
+        page = os.path.join(d, "p.html")
+        rc, out, err = _profviz("html", json_path, "-o", page)
+        if rc:
+            wrong.append("html failed: %s" % err.strip())
+        else:
+            with open(page) as f:
+                shown = _embedded_json(f.read())
+            if shown is None:
+                wrong.append("the page: no profile embedded")
+            else:
+                shown_funcs = shown["functions"]
+                hold("the page's data",
+                     {(ROOT if a["caller"] is None else shown_funcs[a["caller"]]["name"],
+                       shown_funcs[a["callee"]]["name"]): a["calls"] for a in shown["arcs"]},
+                     {x["name"]: x["calls"] for x in shown_funcs})
     return wrong
