@@ -151,7 +151,8 @@ def _varints(value):
 
 
 def _pprof_by_leaf(data):
-    """{leaf function: [its samples' values summed]} of a pprof profile."""
+    """{leaf function: [its samples' values summed, then how many]} of a
+    pprof profile."""
     strings, samples, locs, funcs = [], [], {}, {}
     for f, v in _fields(data):
         if f == 6:
@@ -171,9 +172,10 @@ def _pprof_by_leaf(data):
     by_leaf = {}
     for stack, values in samples:
         name = strings[funcs[locs[stack[0]]]]
-        sums = by_leaf.setdefault(name, [0] * len(values))
+        sums = by_leaf.setdefault(name, [0] * (len(values) + 1))
         for i, v in enumerate(values):
             sums[i] += v
+        sums[-1] += 1
     return by_leaf
 
 
@@ -296,7 +298,7 @@ def check(json_path, dot_path=None):
             with gzip.open(files["pb.gz"]) as f:
                 leaves = _pprof_by_leaf(f.read())
             hold("pprof", {}, {k: v[0] for k, v in leaves.items()})
-            hold_self("pprof", {k: (v[1], 1) for k, v in leaves.items() if len(v) > 1})
+            hold_self("pprof", {k: (v[1], v[-1]) for k, v in leaves.items() if len(v) > 2})
         if files["folded"]:
             with open(files["folded"]) as f:
                 hold_self("folded", _stacks_by_leaf(_folded(f.read())))
