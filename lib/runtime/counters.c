@@ -14,6 +14,7 @@
 
 #include "base/log.h"
 #include "base/sysraw.h"
+#include "runtime/sandbox.h"
 #include "runtime/arch.h"
 #include "runtime/fds.h"
 #include "runtime/rdpmc.h"
@@ -125,7 +126,7 @@ static int perf_open(const struct pv_event *e, int group_fd, int leader)
 	if (leader)
 		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+	return pv_sandbox_perf_event_open(&attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
 static int hypervisor(void)
@@ -176,6 +177,8 @@ static void explain(int err, const struct pv_event *e, char *out, size_t size)
 		snprintf(out, size, "not permitted (perf_event_paranoid=%d)", paranoid);
 	else if (err == ENOSYS)
 		snprintf(out, size, "perf_event_open is unavailable (seccomp?)");
+	else if (err == ECANCELED)
+		snprintf(out, size, "%s", PV_SANDBOX_REFUSAL);
 	else
 		snprintf(out, size, "%s", strerror(err));
 }

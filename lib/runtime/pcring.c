@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/sysraw.h"
+#include "runtime/sandbox.h"
 #include "runtime/fds.h"
 #include "runtime/smallfile.h"
 
@@ -88,7 +89,7 @@ static int open_switches(const struct perf_event_attr *ring, pid_t tid, int ring
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.sample_period = 0;
 	attr.context_switch = 1;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = pv_sandbox_perf_event_open(&attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0) {
@@ -143,11 +144,11 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 		return -EAGAIN;
 	int err = 0;
 	void *map = MAP_FAILED;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = pv_sandbox_perf_event_open(&attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	int user_only = 0;
 	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
 		sampling_attributes(&attr, period_ns, (uint64_t)data_pages * page, 1);
-		fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = pv_sandbox_perf_event_open(&attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		user_only = 1;
 	}
 	int kept = -1;
@@ -235,6 +236,8 @@ void pv_pcring_explain(int err, char *out, size_t size)
 			 text[0] ? text : "unknown");
 	else if (err == -ENOSYS)
 		snprintf(out, size, "perf_event_open is unavailable (seccomp?)");
+	else if (err == -ECANCELED)
+		snprintf(out, size, "%s", PV_SANDBOX_REFUSAL);
 	else if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP)
 		snprintf(out, size, "this kernel has no task-clock sampling (%s)", strerror(-err));
 	else

@@ -43,6 +43,7 @@
 #include "runtime/process.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
+#include "runtime/sandbox.h"
 #include "runtime/sigdefer.h"
 #include "runtime/stderr.h"
 #include "runtime/thread.h"
@@ -239,9 +240,12 @@ static int open_counters(struct pv_thread *t)
 			strcpy(where, "; profviz's descriptors take ");
 			pv_fds_describe(where + strlen(where), sizeof(where) - strlen(where));
 		}
+		if (err == -ECANCELED)
+			strcpy(where, PV_SANDBOX_REFUSAL);
 		if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
 			pv_log("cannot open the events of thread %d (%s%s): it is not profiled "
-			       "(reported once)", (int)gettid_raw(), strerror(-err), where);
+			       "(reported once)", (int)gettid_raw(),
+			       err == -ECANCELED ? "" : strerror(-err), where);
 	}
 	return err;
 }
@@ -689,6 +693,7 @@ static void pv_init(void)
 {
 	int saved_errno = errno;
 	pv_wrap_init();
+	pv_sandbox_note_start();
 	pv_stderr_init();
 	pv_fds_init();
 	pv_config_load(&pv_config, env, getauxval(AT_SECURE) != 0);

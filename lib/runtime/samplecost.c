@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/sysraw.h"
+#include "runtime/sandbox.h"
 #include "runtime/arch.h"
 
 unsigned pv_rate_for_cost(uint64_t cost_ns, unsigned default_hz)
@@ -44,10 +45,10 @@ static int sample_self(void)
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC;
 	attr.exclude_hv = 1;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = pv_sandbox_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
 		attr.exclude_kernel = 1;
-		fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = pv_sandbox_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	}
 	return fd;
 }
