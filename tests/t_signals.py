@@ -40,4 +40,20 @@ with t.case("%d rounds under SIGALRM" % ROUNDS):
          "no leaf's self exceeds its total")
     ok, err = h.dot_renders(r.file("prof.dot"))
     t.ok(ok, "signal node renders", err)
+
+# Every other way libc installs a handler goes through the same path.
+for how in ("signal", "bsd_signal", "ssignal", "sysv_signal", "sigset"):
+    with t.case("installed by " + how):
+        r = h.run([prog, str(ROUNDS // 10), how])
+        plain = h.run([prog, "1", how], preload=False)
+        p = r.json()
+        ticks = int(r.stdout)
+        t.ok(r.rc == 0 and plain.rc == 0 and ticks > 10,
+             "%s: the program ran, interrupted %d times" % (how, ticks))
+        t.eq((p.calls("on_tick"), p.arc_calls("<signal SIGALRM>", "on_tick")), (ticks, ticks),
+             "%s: every handler run counted, under <signal SIGALRM>" % how)
+        t.eq((p.data["stray_exits"], p.data["resyncs"], p.data["losses"]["unrecorded_calls"]),
+             (0, 0, 0), "%s: nothing stray, resynchronised or lost" % how)
+        t.eq(p.arc_calls("round_of_work", "work_a"), ROUNDS // 10 + 1,
+             "%s: interrupted code's arcs exact" % how)
 t.done()

@@ -285,16 +285,79 @@ PV_EXPORT __attribute__((noreturn)) void abort(void)
 	__builtin_trap();
 }
 
-PV_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+/* The older ways to install a handler: glibc's call its sigaction inside
+ * libc, past the wrapper above, so each is wrapped too, with glibc's
+ * semantics, and goes through it. */
+
+/* handler with flags, sig itself masked while it runs unless SA_NODEFER:
+ * the previous handler, or SIG_ERR. */
+static sighandler_t install(int sig, sighandler_t handler, int flags)
 {
 	struct sigaction sa, old;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, sig);
-	sa.sa_flags = SA_RESTART; /* glibc's signal() has BSD semantics */
+	if (!(flags & SA_NODEFER) && sigaddset(&sa.sa_mask, sig) < 0)
+		return SIG_ERR;
+	sa.sa_flags = flags;
 	if (sigaction(sig, &sa, &old) < 0)
 		return SIG_ERR;
 	return (old.sa_flags & SA_SIGINFO) ? (sighandler_t)(void *)old.sa_sigaction
 					   : old.sa_handler;
+}
+
+/* BSD semantics, as glibc's signal(): restarted calls, the signal masked. */
+PV_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	return install(sig, handler, SA_RESTART);
+}
+
+PV_EXPORT sighandler_t bsd_signal(int sig, sighandler_t handler)
+{
+	return install(sig, handler, SA_RESTART);
+}
+
+PV_EXPORT sighandler_t ssignal(int sig, sighandler_t handler)
+{
+	return install(sig, handler, SA_RESTART);
+}
+
+/* System V's: reset to the default as it is delivered, not masked,
+ * interrupted calls not restarted. */
+PV_EXPORT sighandler_t sysv_signal(int sig, sighandler_t handler)
+{
+	return install(sig, handler, SA_RESETHAND | SA_NODEFER);
+}
+
+PV_EXPORT sighandler_t __sysv_signal(int sig, sighandler_t handler)
+{
+	return install(sig, handler, SA_RESETHAND | SA_NODEFER);
+}
+
+/* System V's sigset: SIG_HOLD blocks sig; anything else installs it with
+ * nothing masked and unblocks sig. SIG_HOLD is returned when sig was
+ * blocked before. */
+PV_EXPORT sighandler_t sigset(int sig, sighandler_t disp)
+{
+	sigset_t one, was;
+	sigemptyset(&one);
+	if (sigaddset(&one, sig) < 0)
+		return SIG_ERR;
+	if (disp == SIG_HOLD) {
+		if (pthread_sigmask(SIG_BLOCK, &one, &was) != 0)
+			return SIG_ERR;
+		if (sigismember(&was, sig))
+			return SIG_HOLD;
+		struct sigaction now;
+		if (sigaction(sig, NULL, &now) < 0)
+			return SIG_ERR;
+		return now.sa_handler;
+	}
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = disp;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, &old) < 0 || pthread_sigmask(SIG_UNBLOCK, &one, &was) != 0)
+		return SIG_ERR;
+	return sigismember(&was, sig) ? SIG_HOLD : old.sa_handler;
 }
