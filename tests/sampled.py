@@ -94,7 +94,7 @@ def profile(scale=1, pid=4242, rate_hz=RATE_HZ):
         "resyncs": 0,
         "losses": {"unrecorded_calls": 0, "merge_failures": 0, "lost_records": 0,
                    "counters_lost": 0, "rekeys_incomplete": 0, "threads_cut_short": 0,
-                   "threads_shared": 0},
+                   "threads_shared": 0, "contexts_unplaced": 0},
         "sampling": {"rate_hz": rate_hz, "wall_seconds": 1.25 * scale,
                      "looks": 1250 * scale, "samples": samples, "own_samples": own,
                      "own_ns": own * MS, "unsampled_ns": 300000, "blocked_ns": 200 * MS * scale,

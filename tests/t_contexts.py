@@ -100,4 +100,23 @@ with t.case("contexts under a limit on address space"):
         r = h.run([prog, "100"])
         t.eq((r.rc, r.stdout), (plain.rc, plain.stdout),
              "100 contexts, then 300 MiB of 512: as without the preload (%r)" % r.stdout)
+# A thread keeps 3072 contexts apart at once (contexts.h): a server's 5000
+# connections, each a context, past that hang from the code that switched.
+KEPT = 3072
+prog = h.build("many_contexts", flags=h.NO_INLINE)
+for n in (KEPT, 5000):
+    with t.case("%d contexts at once" % n):
+        r = h.run([prog, str(n)])
+        plain = h.run([prog, str(n)], preload=False)
+        p = r.json()
+        t.eq((r.rc, r.stdout), (plain.rc, plain.stdout), "%d: as without the preload" % n)
+        unplaced = max(0, n - KEPT)
+        t.eq((p.calls("serve"), p.arc_calls(None, "serve"), p.calls("step")),
+             (n, n - unplaced, 2 * n),
+             "%d: every connection's calls; %d entered from the root" % (n, n - unplaced))
+        t.eq(p.data["losses"]["contexts_unplaced"], unplaced,
+             "%d: the contexts not kept apart, counted" % n)
+        said = [x for x in h.profviz_lines(r.stderr) if "ucontexts made while" in x]
+        t.eq(len(said), 1 if unplaced else 0, "%d: said %s" % (n, "once" if unplaced else
+                                                              "nothing"))
 t.done()

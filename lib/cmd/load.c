@@ -482,6 +482,8 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		(uint64_t)json_integer_value(json_object_get(losses, "threads_cut_short"));
 	r->losses.threads_shared =
 		(uint64_t)json_integer_value(json_object_get(losses, "threads_shared"));
+	r->losses.contexts_unplaced =
+		(uint64_t)json_integer_value(json_object_get(losses, "contexts_unplaced"));
 	r->lost_records = (uint64_t)json_integer_value(json_object_get(losses, "lost_records"));
 	read_sampling(rd, root, r);
 

@@ -35,6 +35,7 @@ void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
 	dst->rekeys_incomplete += src->rekeys_incomplete;
 	dst->threads_cut_short += src->threads_cut_short;
 	dst->threads_shared += src->threads_shared;
+	dst->contexts_unplaced += src->contexts_unplaced;
 }
 
 void pv_sampling_add(struct pv_sampling *dst, const struct pv_sampling *src)

@@ -106,6 +106,9 @@ struct pv_losses {
 				     * could not be read then */
 	uint64_t threads_shared;    /* threads that made a clone(2) share their
 				     * TLS: nothing recorded on them since */
+	uint64_t contexts_unplaced; /* ucontexts made while a thread kept as many
+				     * as it can apart: their calls hang from the
+				     * code that switched to them */
 };
 
 /* How the run's time was sampled (runtime/sampler.h), when it was: the

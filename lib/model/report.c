@@ -569,7 +569,7 @@ int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size)
 		buf[0] = '\0';
 	if (size < 2 || (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost &&
 			 !r->lost_records && !l->rekeys_incomplete && !l->threads_cut_short &&
-			 !l->threads_shared))
+			 !l->threads_shared && !l->contexts_unplaced))
 		return 0;
 	snprintf(buf, size, "the profile is incomplete: ");
 	add_loss(buf, size, l->unrecorded_calls,
@@ -587,6 +587,9 @@ int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size)
 	add_loss(buf, size, l->threads_shared,
 		 "threads that made a clone(2) share their TLS (CLONE_VM without CLONE_SETTLS): "
 		 "nothing recorded on them after it");
+	add_loss(buf, size, l->contexts_unplaced,
+		 "ucontexts made while their thread kept 3072 apart (its most): their calls hang "
+		 "from the code that switched to them");
 	return 1;
 }
 

@@ -298,6 +298,8 @@ int pv_contexts_made(struct pv_thread *t, const void *ucp, const void *link)
 				s.link = link;
 				insert_slot(cx, ucp, &s);
 				made = 0;
+			} else {
+				t->contexts_unplaced++;
 			}
 		}
 	}

@@ -11,7 +11,8 @@
  * bottom is the root: a coroutine's function is an entry point of the thread,
  * like a thread's start routine. A context the thread does not know (saved
  * by getcontext, made or saved on another thread, or more than the table
- * holds) is entered the old way: the shadow stack stays and the next hook
+ * holds: PV_CONTEXT_MAX at once, counted in the profile's losses) is
+ * entered the old way: the shadow stack stays and the next hook
  * resynchronises it, as after a longjmp.
  *
  * Each thread's table is its own (no lock): only the owning thread switches

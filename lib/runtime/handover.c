@@ -326,6 +326,7 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 		p->losses.merge_failures++;
 	}
 	p->losses.threads_shared += t->shared_tls != 0;
+	p->losses.contexts_unplaced += t->contexts_unplaced;
 	if (m.first) {
 		/* What it ran since the sampler's last look: no look saw where.
 		 * (A ring samples to the end: what it came to is counted here.) */

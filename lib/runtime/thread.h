@@ -142,6 +142,7 @@ struct pv_thread {
 	uint64_t blocked_ns;     /* in libc's waits, measured around them (sampled runs) */
 	uint64_t waiting_since_ns; /* CLOCK_MONOTONIC as its wait began, 0 outside one */
 	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
+	uint64_t contexts_unplaced;    /* ucontexts made past its table's room */
 };
 
 /* Say where t is, for the sampler (sampler.h): its top node while the
