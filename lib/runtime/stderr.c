@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "base/log.h"
+#include "base/sysraw.h"
 #include "runtime/fds.h"
 #include "runtime/lock.h"
 
@@ -15,6 +16,7 @@ static int had_stderr;
 static dev_t stderr_dev;
 static ino_t stderr_ino;
 static int stderr_copy = -1;
+static int detached; /* keeps no copy (pv_stderr_detach) */
 
 static int is_start_stderr(int fd)
 {
@@ -81,15 +83,38 @@ static struct pv_lock copy_lock = PV_LOCK_INITIALIZER;
 
 void pv_stderr_keep(void)
 {
-	if (!had_stderr || (stderr_copy >= 0 && pv_fd_is_ours(stderr_copy)))
+	if (!had_stderr || detached || (stderr_copy >= 0 && pv_fd_is_ours(stderr_copy)))
 		return;
 	int saved_errno = errno; /* the program's call may leave it as it is */
 	sigset_t all, saved;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &saved);
 	pv_lock_take(&copy_lock);
-	if ((stderr_copy < 0 || !pv_fd_is_ours(stderr_copy)) && is_start_stderr(2))
+	if (!detached && (stderr_copy < 0 || !pv_fd_is_ours(stderr_copy)) && is_start_stderr(2))
 		stderr_copy = pv_fd_dup_private(2);
+	pv_lock_give(&copy_lock);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	errno = saved_errno;
+}
+
+void pv_stderr_detach(void)
+{
+	int saved_errno = errno;
+	sigset_t all, saved, fds_saved;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	pv_lock_take(&copy_lock);
+	detached = 1;
+	/* Not a number the program has taken since: closed in a section of
+	 * the runtime's own (fds.h). */
+	if (stderr_copy >= 0 && pv_fds_runtime_begins(1, &fds_saved)) {
+		if (pv_fd_is_ours(stderr_copy)) {
+			pv_fd_release(stderr_copy);
+			pv_sys_close(stderr_copy);
+		}
+		pv_fds_runtime_ends(&fds_saved);
+	}
+	stderr_copy = -1;
 	pv_lock_give(&copy_lock);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	errno = saved_errno;

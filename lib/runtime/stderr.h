@@ -10,7 +10,11 @@
  * program's way (fds.h): a program that closes fd 2 and opens a data file
  * there never gets a message in it, and its messages still reach the
  * start-up stderr. If the program closes the copy too, or takes fd 2 some
- * other way (a system call of its own), the message is dropped.
+ * other way (a system call of its own), the message is dropped. A process
+ * that detaches (setsid, daemon) keeps no copy: a starter that waits for
+ * the end of that stderr (a shell's $(...), a captured subprocess, an ssh
+ * session) would wait for the daemon's whole life. Its messages go to fd 2
+ * while that is still the start-up stderr, and are dropped after.
  *
  * Start-up's messages (the notice, a bad setting) are held until the
  * process first has something to profile: a shell, timeout or time that
@@ -33,5 +37,9 @@ void pv_stderr_speak(void);
  * first, if it is still the start-up stderr and none is kept yet. errno may
  * change. */
 void pv_stderr_keep(void);
+
+/* The process detaches from its starter (setsid, daemon): the copy, if
+ * one is kept, is closed, and none is made again. errno is kept. */
+void pv_stderr_detach(void);
 
 #endif /* PV_RUNTIME_STDERR_H */

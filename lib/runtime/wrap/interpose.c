@@ -359,6 +359,7 @@ PV_EXPORT void closefrom(int lowfd)
 
 typedef FILE *freopen_fn(const char *, const char *, FILE *);
 typedef int daemon_fn(int, int);
+typedef pid_t setsid_fn(void);
 
 PV_EXPORT FILE *freopen(const char *path, const char *mode, FILE *stream)
 {
@@ -374,9 +375,18 @@ PV_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *stream)
 	return PV_NEXT(freopen_fn, freopen64)(path, mode, stream);
 }
 
+/* A daemon holds no copy of its starter's stderr (stderr.h); daemon()
+ * starts a new session inside libc, past setsid's wrapper. */
 PV_EXPORT int daemon(int nochdir, int noclose)
 {
-	if (!noclose)
-		keep_stderr(2, 2);
+	pv_stderr_detach();
 	return PV_NEXT(daemon_fn, daemon)(nochdir, noclose);
+}
+
+PV_EXPORT pid_t setsid(void)
+{
+	pid_t sid = PV_NEXT(setsid_fn, setsid)();
+	if (sid >= 0)
+		pv_stderr_detach();
+	return sid;
 }

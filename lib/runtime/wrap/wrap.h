@@ -19,7 +19,7 @@
 	X(execve) X(execv) X(execvp) X(execvpe) X(fexecve) X(execveat)                  \
 	X(_exit) X(_Exit) X(dlclose) X(clone)                                           \
 	X(close) X(dup2) X(dup3) X(close_range) X(closefrom)                            \
-	X(freopen) X(freopen64) X(daemon)                                               \
+	X(freopen) X(freopen64) X(daemon) X(setsid)                                     \
 	X(setuid) X(setgid) X(seteuid) X(setegid) X(setreuid) X(setregid)               \
 	X(setresuid) X(setresgid) X(setgroups) X(capset) X(unshare) X(setns)            \
 	X(opendir) X(closedir)                                                          \
