@@ -320,7 +320,12 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 	thread_times(t, &times);
 	if (m.ts) {
 		m.ts->tid = t->tid;
-		m.ts->cpu_seconds = times.cpu_seconds;
+		/* While it was profiled, as its wall time: not the dynamic
+		 * loader's, a sanitizer's start-up or the constructors before. */
+		m.ts->cpu_seconds = times.cpu_seconds < 0 ? -1
+				    : times.cpu_seconds > t->began_cpu_ns * 1e-9
+					    ? times.cpu_seconds - t->began_cpu_ns * 1e-9
+					    : 0;
 		m.ts->wall_seconds = times.wall_seconds;
 	} else {
 		p->losses.merge_failures++;

@@ -27,6 +27,7 @@
 #include "profviz.h"
 #include "base/compiler.h"
 #include "base/log.h"
+#include "base/sysraw.h"
 #include "base/version.h"
 #include "model/profile.h"
 #include "output/config.h"
@@ -284,6 +285,7 @@ static void note_thread_clocks(struct pv_thread *t)
 {
 	t->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &t->cpu_clock) == 0;
 	t->began_ns = pv_monotonic_ns();
+	t->began_cpu_ns = t->has_cpu_clock ? pv_sys_clock_ns(t->cpu_clock) : 0;
 }
 
 /* The thread's state; &pv_gone when it is not to be profiled, &pv_unborn

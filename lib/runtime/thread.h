@@ -123,6 +123,7 @@ struct pv_thread {
 	int has_cpu_clock;
 	clockid_t cpu_clock;
 	uint64_t began_ns;
+	uint64_t began_cpu_ns;   /* its CPU clock then (when has_cpu_clock) */
 	uint64_t sampled_cpu_ns; /* its CPU clock at the sampler's last look (sampler.h) */
 	/* Without a ring: the CPU its waits used, measured around them and
 	 * charged to the functions that waited; and as much as the looks have
