@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A program that becomes a daemon (progs/daemonize.c: daemon(3), and fork,
-setsid, fork, /dev/null onto 0-2) holds no copy of its starter's stderr: the
+"""A program that becomes a daemon (progs/daemonize.c: daemon(3); fork,
+setsid, fork, /dev/null onto 0-2; and /dev/null onto 0-2 first, which has
+profviz keep a copy, then fork and setsid) holds no copy of its starter's
+stderr: the
 starter reads that stderr to its end while the daemon still runs (a shell's
 $(...) returns), and the daemon's descriptors lead nowhere near it. The
 daemon is still profiled."""
@@ -15,7 +17,7 @@ import harness as h
 
 t = h.Tap()
 exe = h.build("daemonize", flags=h.NO_INLINE)
-for how in ("daemon", "setsid"):
+for how in ("daemon", "setsid", "kept"):
     with t.case(how):
         d = tempfile.mkdtemp(prefix="profviz-test-")
         result = os.path.join(d, "result")
@@ -45,7 +47,7 @@ for how in ("daemon", "setsid"):
             return any(x["name"] == "report" and x["calls"] == 1
                        for x in h.load_json(path)["functions"])
         found = []
-        for _ in range(500):
+        for _ in range(3000):
             found = [f for f in glob.glob(os.path.join(d, "prof*.json")) if daemons(f)]
             if found:
                 break

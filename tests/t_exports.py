@@ -18,7 +18,7 @@ RETURNS_TWICE = ["setjmp", "_setjmp", "__sigsetjmp", "vfork", "__vfork"]
 INTERPOSED = ["__cyg_profile_func_enter", "__cyg_profile_func_exit", "longjmp", "_longjmp",
               "siglongjmp", "__longjmp_chk", "execve", "execv", "execvp", "execvpe", "execl",
               "execlp", "execle", "fexecve", "execveat", "_exit", "_Exit", "dlclose", "clone", "close",
-              "dup2", "dup3", "close_range", "closefrom", "freopen", "freopen64", "daemon", "setsid", "sigaction", "signal", "bsd_signal", "ssignal", "sysv_signal", "__sysv_signal", "sigset", "abort",
+              "dup2", "dup3", "close_range", "closefrom", "freopen", "freopen64", "daemon", "setsid", "sigaction", "signal", "bsd_signal", "ssignal", "sysv_signal", "__sysv_signal", "sigset", "siginterrupt", "abort",
               "makecontext", "swapcontext", "setcontext",
               # wrap/blocking.c: libc's waits
               "pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_clockwait",

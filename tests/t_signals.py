@@ -56,4 +56,12 @@ for how in ("signal", "bsd_signal", "ssignal", "sysv_signal", "sigset"):
              (0, 0, 0), "%s: nothing stray, resynchronised or lost" % how)
         t.eq(p.arc_calls("round_of_work", "work_a"), ROUNDS // 10 + 1,
              "%s: interrupted code's arcs exact" % how)
+
+# What those ways answer the program: as without profviz (SIG_ERR refused,
+# old handlers, sigset's SIG_HOLD, siginterrupt's reads).
+with t.case("what the program is answered"):
+    sem = h.build("sigsemantics", flags=h.NO_INLINE)
+    r, plain = h.run([sem], outputs="prof.json"), h.run([sem], preload=False)
+    t.eq((r.stdout.decode(), r.rc), (plain.stdout.decode(), plain.rc),
+         "every answer as without profviz")
 t.done()

@@ -112,6 +112,7 @@ static int dump(int at_exit, int exec_n)
 	struct pv_hotpc *pcs = pv_hotpcs_copy(&pv_hotpcs, &n_pcs, &pcs_read);
 	pv_profile_add(&snap, &pv_profile);
 	snap.losses.unrecorded_calls += pv_sigdefer_lost(); /* handlers' */
+	snap.losses.threads_shared += pv_runtime_shared_unborn();
 	if (pv_time_sampled) {
 		struct pv_sampling now;
 		pv_sampler_account(&pv_sampler, &now);

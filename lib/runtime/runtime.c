@@ -115,6 +115,36 @@ static struct pv_thread pv_unborn = { .mode = PV_MODE_UNBORN };
 static struct pv_thread pv_starting = { .mode = PV_MODE_BUSY };
 /* And end here: no hook records anything after the thread's data is handed over. */
 static struct pv_thread pv_gone = { .mode = PV_MODE_OFF };
+/* Threads a raw clone shared before their first hook (the dump counts them
+ * with the shared threads). */
+static uint64_t pv_shared_unborn;
+
+void pv_runtime_tls_shared(struct pv_tls_share *share)
+{
+	share->self = pv_self;
+	share->mode = -1;
+	if (pv_self == &pv_unborn) {
+		pv_self = &pv_gone;
+		__atomic_add_fetch(&pv_shared_unborn, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	share->mode = pv_thread_shares_tls(pv_self);
+}
+
+void pv_runtime_tls_unshared(const struct pv_tls_share *share)
+{
+	if (share->self == &pv_unborn) {
+		pv_self = &pv_unborn;
+		__atomic_sub_fetch(&pv_shared_unborn, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	pv_thread_unshares_tls(share->self, share->mode);
+}
+
+uint64_t pv_runtime_shared_unborn(void)
+{
+	return __atomic_load_n(&pv_shared_unborn, __ATOMIC_RELAXED);
+}
 
 PV_HIDDEN __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec"))) =
 	&pv_unborn;
@@ -523,6 +553,7 @@ static void fork_child_profile(void);
 static void fork_child(void)
 {
 	pv_lock_give(&pv_lock); /* this thread took it before the fork */
+	pv_stderr_forked();
 	fork_child_profile();
 	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 }

@@ -73,4 +73,19 @@ PV_HIDDEN void pv_runtime_handler_state_done(struct pv_thread *t);
 /* The program closes or replaces descriptors first..last: stop using ours. */
 PV_HIDDEN void pv_runtime_fds_taken(unsigned first, unsigned last);
 
+/* A clone(2) is about to start a flow that shares this thread's TLS
+ * (wrap/interpose.c): nothing more is recorded on the thread (thread.h),
+ * nor, by a thread not yet set up, ever; returns what undoes it. */
+struct pv_tls_share {
+	struct pv_thread *self;
+	int mode;
+};
+void pv_runtime_tls_shared(struct pv_tls_share *share);
+
+/* That clone failed: as before. */
+void pv_runtime_tls_unshared(const struct pv_tls_share *share);
+
+/* How many threads were shared so before they were set up (dump.c). */
+uint64_t pv_runtime_shared_unborn(void);
+
 #endif /* PV_RUNTIME_H */

@@ -7,9 +7,9 @@
  * perf_event_open by killing the whole process (SECCOMP_RET_KILL_PROCESS):
  * the runtime's next open, for a thread started after, would end the
  * program. So before each open the opening thread asks the kernel whether
- * a filter applies to it (prctl(PR_GET_SECCOMP): one system call, which
- * sandboxes let through), and tries none under a filter the process did
- * not start with. A process started under one (a container's) opens as
+ * a filter applies to it (prctl(PR_GET_SECCOMP): one system call; a
+ * filter that refuses it is a filter too), and tries none under a filter
+ * the process did not start with. A process started under one (a container's) opens as
  * before: its first open told what that filter does.
  */
 #ifndef PV_RUNTIME_SANDBOX_H

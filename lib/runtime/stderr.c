@@ -119,3 +119,8 @@ void pv_stderr_detach(void)
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	errno = saved_errno;
 }
+
+void pv_stderr_forked(void)
+{
+	pv_lock_reset(&copy_lock);
+}

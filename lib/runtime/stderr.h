@@ -42,4 +42,8 @@ void pv_stderr_keep(void);
  * one is kept, is closed, and none is made again. errno is kept. */
 void pv_stderr_detach(void);
 
+/* In a fork's child, where only the forking thread is: the copy's lock
+ * is free, whoever held it in the parent. */
+void pv_stderr_forked(void);
+
 #endif /* PV_RUNTIME_STDERR_H */

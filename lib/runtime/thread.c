@@ -172,16 +172,28 @@ static void exit_slow(struct pv_thread *t, void *fn, uintptr_t site, uintptr_t s
 	pv_stack_close_down_to(t, pv_stack_under(t, f));
 }
 
-void pv_thread_shares_tls(struct pv_thread *t)
+int pv_thread_shares_tls(struct pv_thread *t)
 {
 	if (!pv_thread_has_state(t) || !pv_mode_is_profiling(t->mode))
-		return;
+		return -1;
+	int mode = t->mode;
 	t->shared_tls = 1;
 	pv_thread_publish(t, NULL); /* the looks drop its time */
 	pv_signal_fence();
 	t->mode = PV_MODE_OFF;
 	pv_debug(1, "thread %d: clone(2) shares its TLS: nothing more recorded on it",
 		 (int)t->tid);
+	return mode;
+}
+
+void pv_thread_unshares_tls(struct pv_thread *t, int mode)
+{
+	if (mode < 0)
+		return;
+	t->shared_tls = 0;
+	pv_thread_publish(t, t->top->node);
+	pv_signal_fence();
+	t->mode = mode;
 }
 
 void pv_thread_caught(struct pv_thread *t, uintptr_t sp)

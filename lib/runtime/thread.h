@@ -310,8 +310,13 @@ static inline void pv_thread_throws(struct pv_thread *t)
  * t itself (CLONE_VM without CLONE_SETTLS, and no vfork's wait): two flows
  * cannot keep one shadow stack, and each would tear the other's. Nothing
  * more is recorded on t, by either; the profile counts it among its
- * losses (handover.c). */
-void pv_thread_shares_tls(struct pv_thread *t);
+ * losses (handover.c). Returns the mode t was in, or -1 if it was not
+ * recording. */
+int pv_thread_shares_tls(struct pv_thread *t);
+
+/* That clone(2) failed: t records again, in mode, what pv_thread_shares_tls
+ * returned (-1: it had not stopped). */
+void pv_thread_unshares_tls(struct pv_thread *t, int mode);
 
 /* A C++ catch block begins in the frame whose stack pointer is sp: the
  * frames deeper than it were unwound, whether or not their exit hooks ran

@@ -2,9 +2,11 @@
 /* A program that becomes a daemon (t_daemon.py): the process its starter
  * waits for ends at once, and the daemon goes on with its fds 0-2 on
  * /dev/null, as daemons do.
- * usage: daemonize daemon|setsid RESULT
+ * usage: daemonize daemon|setsid|kept RESULT
  *   daemon: daemon(3);
- *   setsid: fork, setsid, fork again, then dup2 /dev/null onto 0-2.
+ *   setsid: fork, setsid, fork again, then dup2 /dev/null onto 0-2;
+ *   kept:   dup2 /dev/null onto 0-2 first (profviz keeps a copy of the
+ *           stderr it replaces), then fork and setsid.
  * The daemon works, waits for RESULT.go to be there (its starter's stderr
  * has ended by then, unless something holds it), then writes to RESULT
  * where each of its descriptors leads (readlink of /proc/self/fd), one a
@@ -54,6 +56,15 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "daemon")) {
 		if (daemon(1, 0) != 0)
 			return 1;
+	} else if (!strcmp(argv[1], "kept")) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+		if (fork() != 0)
+			_exit(0);
+		setsid();
 	} else {
 		if (fork() != 0)
 			_exit(0);

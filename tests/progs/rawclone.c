@@ -2,12 +2,15 @@
 /* A child made by clone(2) with CLONE_VM and without CLONE_SETTLS: it runs
  * with its parent's memory and TLS (t_raw_clone.py).
  *
- * usage: rawclone shared|vfork
+ * usage: rawclone shared|vfork|unborn|fail
  *   shared: parent and child run instrumented code at the same time;
- *   vfork:  CLONE_VFORK too, so the parent waits for the child to end.
+ *   vfork:  CLONE_VFORK too, so the parent waits for the child to end;
+ *   unborn: as shared, from a thread that has run no instrumented code;
+ *   fail:   a clone the kernel refuses (EINVAL): no child.
  * Before the clone the parent calls rec(5) BEFORE times, six calls each;
  * after it, parent and child call rec(20) AFTER times each. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -51,28 +54,51 @@ static int child_main(void *arg)
 	return 0;
 }
 
+static const char *how;
+
+/* The clone and the work after it, in parent and child. Not instrumented:
+ * in the unborn mode, the thread that clones has run no hook yet. */
+__attribute__((no_instrument_function)) static void *clone_and_work(void *arg)
+{
+	long *s = arg, child_sum = 0;
+	size_t size = 1 << 20;
+	char *stack = malloc(size);
+	int flags = CLONE_VM | SIGCHLD;
+	if (!strcmp(how, "vfork"))
+		flags |= CLONE_VFORK;
+	if (!strcmp(how, "fail"))
+		flags = CLONE_VM | CLONE_THREAD; /* without CLONE_SIGHAND: EINVAL */
+	pid_t pid = clone(child_main, stack + size, flags, &child_sum);
+	if (pid < 0 && strcmp(how, "fail")) {
+		perror("clone");
+		exit(1);
+	}
+	for (int i = 0; i < AFTER; i++)
+		*s += rec(20);
+	int status = 0;
+	if (pid > 0 && waitpid(pid, &status, 0) != pid)
+		exit(1);
+	printf("child %s %d, sums %ld %ld\n", pid < 0 ? "refused" :
+	       WIFSIGNALED(status) ? "killed by" : "exited",
+	       pid < 0 ? 0 : WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), *s,
+	       child_sum);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
 		return 2;
-	int vfork = strcmp(argv[1], "vfork") == 0;
-	long s = 0, child_sum = 0;
+	how = argv[1];
+	long s = 0;
 	for (int i = 0; i < BEFORE; i++)
 		s += rec(5);
-	size_t size = 1 << 20;
-	char *stack = malloc(size);
-	int flags = CLONE_VM | SIGCHLD | (vfork ? CLONE_VFORK : 0);
-	pid_t pid = clone(child_main, stack + size, flags, &child_sum);
-	if (pid < 0) {
-		perror("clone");
-		return 1;
+	if (strcmp(how, "unborn")) {
+		clone_and_work(&s);
+		return 0;
 	}
-	for (int i = 0; i < AFTER; i++)
-		s += rec(20);
-	int status;
-	if (waitpid(pid, &status, 0) != pid)
+	pthread_t t;
+	if (pthread_create(&t, NULL, clone_and_work, &s) != 0 || pthread_join(t, NULL) != 0)
 		return 1;
-	printf("child %s %d, sums %ld %ld\n", WIFSIGNALED(status) ? "killed by" : "exited",
-	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), s, child_sum);
 	return 0;
 }

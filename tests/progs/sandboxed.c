@@ -3,9 +3,11 @@
  * filter whose answer to perf_event_open is to kill the process, then a
  * thread that works too (t_sandboxed.py).
  *
- * usage: sandboxed prctl|tsync
- *   prctl: prctl(PR_SET_SECCOMP), for the calling thread and those it starts;
- *   tsync: seccomp(2) with SECCOMP_FILTER_FLAG_TSYNC, for every thread. */
+ * usage: sandboxed prctl|tsync|noprctl
+ *   prctl:   prctl(PR_SET_SECCOMP), for the calling thread and those it starts;
+ *   tsync:   seccomp(2) with SECCOMP_FILTER_FLAG_TSYNC, for every thread;
+ *   noprctl: as prctl, and the filter refuses prctl itself (EPERM). */
+#include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
@@ -40,12 +42,14 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int sandbox(int tsync)
+static int sandbox(int tsync, int noprctl)
 {
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_perf_event_open, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, noprctl ? SECCOMP_RET_ERRNO | EPERM : SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
@@ -64,7 +68,7 @@ int main(int argc, char **argv)
 	long before = 0, after = 0;
 	for (int i = 0; i < ROUNDS; i++)
 		before += rec(4);
-	if (sandbox(strcmp(argv[1], "tsync") == 0) != 0) {
+	if (sandbox(strcmp(argv[1], "tsync") == 0, strcmp(argv[1], "noprctl") == 0) != 0) {
 		perror("seccomp");
 		return 1;
 	}

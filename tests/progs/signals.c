@@ -12,6 +12,10 @@
 #include <string.h>
 #include <sys/time.h>
 
+/* Still in glibc, no longer in its headers. */
+extern sighandler_t bsd_signal(int sig, sighandler_t handler);
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 static volatile long ticks, sink;
 static int again; /* sysv_signal's handler installs itself again */
 

@@ -101,8 +101,15 @@ PV_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	if (!(flags & CLONE_VM) || (flags & CLONE_SETTLS))
 		return next(fn, stack, flags, arg, parent_tid, tls, child_tid);
 	if (!(flags & CLONE_VFORK)) {
-		pv_thread_shares_tls(pv_self);
-		return next(fn, stack, flags, arg, parent_tid, tls, child_tid);
+		struct pv_tls_share share;
+		pv_runtime_tls_shared(&share);
+		int pid = next(fn, stack, flags, arg, parent_tid, tls, child_tid);
+		if (pid < 0) {
+			int saved_errno = errno;
+			pv_runtime_tls_unshared(&share);
+			errno = saved_errno;
+		}
+		return pid;
 	}
 	struct pv_thread *parent = pv_vfork_begins();
 	int pid = next(fn, stack, flags, arg, parent_tid, tls, child_tid);
@@ -386,7 +393,7 @@ PV_EXPORT int daemon(int nochdir, int noclose)
 PV_EXPORT pid_t setsid(void)
 {
 	pid_t sid = PV_NEXT(setsid_fn, setsid)();
-	if (sid >= 0)
+	if (sid >= 0 && pv_self != &vfork_child) /* a vfork child's memory is its parent's */
 		pv_stderr_detach();
 	return sid;
 }

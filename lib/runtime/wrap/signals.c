@@ -289,10 +289,23 @@ PV_EXPORT __attribute__((noreturn)) void abort(void)
  * libc, past the wrapper above, so each is wrapped too, with glibc's
  * semantics, and goes through it. */
 
+/* The signals siginterrupt() said interrupt the calls they land in: the
+ * BSD ways install their handlers without SA_RESTART, as glibc's do. */
+static char interrupting[PV_NSIG];
+
+static int bsd_flags(int sig)
+{
+	return sig > 0 && sig < PV_NSIG && interrupting[sig] ? 0 : SA_RESTART;
+}
+
 /* handler with flags, sig itself masked while it runs unless SA_NODEFER:
  * the previous handler, or SIG_ERR. */
 static sighandler_t install(int sig, sighandler_t handler, int flags)
 {
+	if (handler == SIG_ERR) {
+		errno = EINVAL;
+		return SIG_ERR;
+	}
 	struct sigaction sa, old;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
@@ -309,17 +322,36 @@ static sighandler_t install(int sig, sighandler_t handler, int flags)
 /* BSD semantics, as glibc's signal(): restarted calls, the signal masked. */
 PV_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 {
-	return install(sig, handler, SA_RESTART);
+	return install(sig, handler, bsd_flags(sig));
 }
 
 PV_EXPORT sighandler_t bsd_signal(int sig, sighandler_t handler)
 {
-	return install(sig, handler, SA_RESTART);
+	return install(sig, handler, bsd_flags(sig));
 }
 
 PV_EXPORT sighandler_t ssignal(int sig, sighandler_t handler)
 {
-	return install(sig, handler, SA_RESTART);
+	return install(sig, handler, bsd_flags(sig));
+}
+
+/* Whether sig interrupts the calls it lands in from now on: its handler's
+ * SA_RESTART, now and for the BSD ways above later. */
+PV_EXPORT int siginterrupt(int sig, int flag)
+{
+	struct sigaction now;
+	if (sig <= 0 || sig >= PV_NSIG) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sigaction(sig, NULL, &now) < 0)
+		return -1;
+	interrupting[sig] = flag != 0;
+	if (flag)
+		now.sa_flags &= ~SA_RESTART;
+	else
+		now.sa_flags |= SA_RESTART;
+	return sigaction(sig, &now, NULL);
 }
 
 /* System V's: reset to the default as it is delivered, not masked,
