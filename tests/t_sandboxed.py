@@ -29,8 +29,13 @@ for how in ("prctl", "tsync", "noprctl"):
                  "%s, %s: rec's calls, %s" % (how, label, "the thread's too" if worker_profiled
                                               else "before the filter"))
             said = [x for x in h.profviz_lines(r.stderr) if "seccomp filter" in x]
-            # A filter on profviz's sampler too (tsync) costs the thread its ring.
-            want = 0 if worker_profiled and how != "tsync" else 1
-            t.ok(len(said) == want, "%s, %s: what the thread lacks, said once" % (how, label)
-                 if want else "%s, %s: nothing to say" % (how, label), said)
+            if worker_profiled and how == "tsync":
+                # A filter on profviz's sampler too costs the thread its ring,
+                # if the sampler came to open it before the thread ended.
+                t.ok(len(said) <= 1, "%s, %s: what the thread lacks, said at most once"
+                     % (how, label), said)
+            else:
+                want = 0 if worker_profiled else 1
+                t.ok(len(said) == want, "%s, %s: what the thread lacks, said once" % (how, label)
+                     if want else "%s, %s: nothing to say" % (how, label), said)
 t.done()
