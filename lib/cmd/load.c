@@ -484,6 +484,8 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		(uint64_t)json_integer_value(json_object_get(losses, "threads_shared"));
 	r->losses.contexts_unplaced =
 		(uint64_t)json_integer_value(json_object_get(losses, "contexts_unplaced"));
+	r->losses.catches_in_bodies =
+		(uint64_t)json_integer_value(json_object_get(losses, "catches_in_bodies"));
 	r->lost_records = (uint64_t)json_integer_value(json_object_get(losses, "lost_records"));
 	read_sampling(rd, root, r);
 

@@ -36,6 +36,7 @@ void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
 	dst->threads_cut_short += src->threads_cut_short;
 	dst->threads_shared += src->threads_shared;
 	dst->contexts_unplaced += src->contexts_unplaced;
+	dst->catches_in_bodies += src->catches_in_bodies;
 }
 
 void pv_sampling_add(struct pv_sampling *dst, const struct pv_sampling *src)

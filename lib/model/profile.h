@@ -109,6 +109,10 @@ struct pv_losses {
 	uint64_t contexts_unplaced; /* ucontexts made while a thread kept as many
 				     * as it can apart: their calls hang from the
 				     * code that switched to them */
+	uint64_t catches_in_bodies; /* C++ catches reached through frames run
+				     * without exit hooks (clang) into a function
+				     * with inlined bodies open, which may stay
+				     * open past the catch */
 };
 
 /* How the run's time was sampled (runtime/sampler.h), when it was: the

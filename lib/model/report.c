@@ -569,7 +569,7 @@ int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size)
 		buf[0] = '\0';
 	if (size < 2 || (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost &&
 			 !r->lost_records && !l->rekeys_incomplete && !l->threads_cut_short &&
-			 !l->threads_shared && !l->contexts_unplaced))
+			 !l->threads_shared && !l->contexts_unplaced && !l->catches_in_bodies))
 		return 0;
 	snprintf(buf, size, "the profile is incomplete: ");
 	add_loss(buf, size, l->unrecorded_calls,
@@ -590,6 +590,10 @@ int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size)
 	add_loss(buf, size, l->contexts_unplaced,
 		 "ucontexts made while their thread kept 3072 apart (its most): their calls hang "
 		 "from the code that switched to them");
+	add_loss(buf, size, l->catches_in_bodies,
+		 "C++ catches in a function whose inlined bodies the exception came out of "
+		 "without their exit hooks (clang): calls after them may hang from those bodies "
+		 "until the function returns");
 	return 1;
 }
 

@@ -219,11 +219,11 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		",\"merge_failures\":%" PRIu64 ",\"lost_records\":%" PRIu64
 		",\"counters_lost\":%" PRIu64 ",\"rekeys_incomplete\":%" PRIu64
 		",\"threads_cut_short\":%" PRIu64 ",\"threads_shared\":%" PRIu64
-		",\"contexts_unplaced\":%" PRIu64 "}",
+		",\"contexts_unplaced\":%" PRIu64 ",\"catches_in_bodies\":%" PRIu64 "}",
 		r->threads, r->wall_seconds, r->stray_exits, r->resyncs, r->losses.unrecorded_calls,
 		r->losses.merge_failures, r->lost_records, r->losses.counters_lost,
 		r->losses.rekeys_incomplete, r->losses.threads_cut_short, r->losses.threads_shared,
-		r->losses.contexts_unplaced);
+		r->losses.contexts_unplaced, r->losses.catches_in_bodies);
 	write_sampling(out, &r->sampling);
 	fputs(",\n\"functions\":[", out);
 	for (unsigned i = 0; i < r->n_funcs; i++) {

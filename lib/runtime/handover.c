@@ -332,6 +332,7 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 	}
 	p->losses.threads_shared += t->shared_tls != 0;
 	p->losses.contexts_unplaced += t->contexts_unplaced;
+	p->losses.catches_in_bodies += t->catches_in_bodies;
 	if (m.first) {
 		/* What it ran since the sampler's last look: no look saw where.
 		 * (A ring samples to the end: what it came to is counted here.) */

@@ -208,7 +208,8 @@ void pv_thread_caught(struct pv_thread *t, uintptr_t sp)
 		struct pv_frame *f = t->top;
 		while (f != t->stack && f->sp < sp && !pv_signal_of(f->node->fn))
 			f = pv_stack_under(t, f);
-		if (f != t->top) {
+		int unwound = f != t->top;
+		if (unwound) {
 			t->resyncs++;
 			pv_debug(3, "thread %d: frames an exception unwound closed at its catch",
 				 (int)t->tid);
@@ -222,6 +223,13 @@ void pv_thread_caught(struct pv_thread *t, uintptr_t sp)
 			t->resyncs++;
 			f->inl = f->inl->parent;
 		}
+		/* Bodies open in the catching frame that the exception came out
+		 * through, from frames it unwound without their exit hooks: those
+		 * bodies' exits did not run either, unless the catch lies inside
+		 * them, which only the debugging information could tell. Counted
+		 * (the profile says it: handover.c). */
+		else if (unwound && f->inl != f->node && f->sp == sp)
+			t->catches_in_bodies++;
 		t->thrown_at = NULL;
 	}
 	pv_guard_leave_abandonable(&g, entered);

@@ -144,6 +144,7 @@ struct pv_thread {
 	uint64_t waiting_since_ns; /* CLOCK_MONOTONIC as its wait began, 0 outside one */
 	struct pv_contexts *contexts;  /* shadow stacks of suspended ucontexts (contexts.c) */
 	uint64_t contexts_unplaced;    /* ucontexts made past its table's room */
+	uint64_t catches_in_bodies;    /* catches with bodies open, perhaps left (thread.c) */
 };
 
 /* Say where t is, for the sampler (sampler.h): its top node while the

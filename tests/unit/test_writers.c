@@ -356,7 +356,8 @@ int main(void)
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":0,\"merge_failures\":0,"
 				    "\"lost_records\":0,\"counters_lost\":0,"
 				    "\"rekeys_incomplete\":0,\"threads_cut_short\":0,"
-				    "\"threads_shared\":0,\"contexts_unplaced\":0}") != NULL,
+				    "\"threads_shared\":0,\"contexts_unplaced\":0,"
+				    "\"catches_in_bodies\":0}") != NULL,
 	       "JSON: a complete profile says it lost nothing");
 	free(json);
 
@@ -383,7 +384,8 @@ int main(void)
 	tap_ok(json && strstr(json, "\"losses\":{\"unrecorded_calls\":3,\"merge_failures\":0,"
 				    "\"lost_records\":2,\"counters_lost\":1,"
 				    "\"rekeys_incomplete\":0,\"threads_cut_short\":0,"
-				    "\"threads_shared\":0,\"contexts_unplaced\":0}") != NULL,
+				    "\"threads_shared\":0,\"contexts_unplaced\":0,"
+				    "\"catches_in_bodies\":0}") != NULL,
 	       "JSON: the losses, each counted");
 	r.losses.rekeys_incomplete = 4;
 	messages_clear();
