@@ -29,14 +29,16 @@ int pv_func_kind_named(const char *name, enum pv_func_kind *k)
 
 void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)
 {
-	dst->unrecorded_calls += src->unrecorded_calls;
-	dst->merge_failures += src->merge_failures;
-	dst->counters_lost += src->counters_lost;
-	dst->rekeys_incomplete += src->rekeys_incomplete;
-	dst->threads_cut_short += src->threads_cut_short;
-	dst->threads_shared += src->threads_shared;
-	dst->contexts_unplaced += src->contexts_unplaced;
-	dst->catches_in_bodies += src->catches_in_bodies;
+#define PV_LOSS_ADD(name) dst->name += src->name;
+	PV_LOSSES(PV_LOSS_ADD)
+#undef PV_LOSS_ADD
+}
+
+int pv_losses_any(const struct pv_losses *l)
+{
+#define PV_LOSS_ANY(name) || l->name
+	return 0 PV_LOSSES(PV_LOSS_ANY);
+#undef PV_LOSS_ANY
 }
 
 void pv_sampling_add(struct pv_sampling *dst, const struct pv_sampling *src)

@@ -115,6 +115,21 @@ struct pv_losses {
 				     * open past the catch */
 };
 
+/* Every member of struct pv_losses, for the code that treats them alike:
+ * adding two up, asking whether any is counted. The JSON writes them
+ * under these names, and cmd/load.c reads each by its name as written
+ * (t_schema looks for each there). */
+#define PV_LOSSES(X)                                                         \
+	X(unrecorded_calls) X(merge_failures) X(counters_lost) X(rekeys_incomplete) \
+	X(threads_cut_short) X(threads_shared) X(contexts_unplaced) X(catches_in_bodies)
+#define PV_LOSS_ONE(name) +1
+_Static_assert(sizeof(struct pv_losses) == (0 PV_LOSSES(PV_LOSS_ONE)) * sizeof(uint64_t),
+	       "PV_LOSSES names every member of struct pv_losses");
+#undef PV_LOSS_ONE
+
+/* Is any loss counted in l? */
+int pv_losses_any(const struct pv_losses *l);
+
 /* How the run's time was sampled (runtime/sampler.h), when it was: the
  * profile's event 0 is then that time (PV_EVENT_SAMPLED). */
 struct pv_sampling {

@@ -567,9 +567,7 @@ int pv_report_losses_text(const struct pv_report *r, char *buf, size_t size)
 	const struct pv_losses *l = &r->losses;
 	if (size)
 		buf[0] = '\0';
-	if (size < 2 || (!l->unrecorded_calls && !l->merge_failures && !l->counters_lost &&
-			 !r->lost_records && !l->rekeys_incomplete && !l->threads_cut_short &&
-			 !l->threads_shared && !l->contexts_unplaced && !l->catches_in_bodies))
+	if (size < 2 || (!pv_losses_any(l) && !r->lost_records))
 		return 0;
 	snprintf(buf, size, "the profile is incomplete: ");
 	add_loss(buf, size, l->unrecorded_calls,
