@@ -407,9 +407,27 @@ with t.case("convert"):
     t.eq(sorted(open(back[2])), sorted(open(w + "folded")), "convert: the same folded stacks")
     r = profviz("convert", PROF, os.path.join(tmp, "x.unknown"))
     t.ok(r.returncode == 2 and "x.unknown" in r.stderr, "convert: an unknown format: 2")
+    # -o as every other command takes it, before or after the profile.
+    named = [os.path.join(tmp, "o." + e) for e in ("callgrind", "dot")]
+    r = profviz("convert", w + "json", "-o", named[0], "--output", named[1])
+    t.ok(r.returncode == 0 and os.path.exists(named[0]) and not os.path.exists("-o"),
+         "convert: -o FILE names the output", r.stderr)
+    t.eq(open(named[1]).read(), open(w + "dot").read(), "convert: --output writes the graph")
+    r = profviz("convert", "-o", os.path.join(tmp, "o2.folded"), w + "json")
+    t.eq(sorted(open(os.path.join(tmp, "o2.folded"))), sorted(open(w + "folded")),
+         "convert: -o before the profile")
+    r = profviz("convert", w + "json")
+    t.ok(r.returncode == 2 and "-o FILE" in r.stderr, "convert: no output asked: 2, said", r.stderr)
 
 # ---- bad input ----
 with t.case("bad input"):
+    # What a user finds beside the profile is not it: say where profiles come from.
+    for view in (w + "dot", w + "folded"):
+        r = profviz("report", view)
+        one_line_naming(r, view, "report on %s: one line" % os.path.basename(view))
+        t.ok("not a profile" in r.stderr and "PROFVIZ_OUTPUT=prof.json" in r.stderr
+             and "run -o prof.json" in r.stderr,
+             "report on %s: says where the JSON comes from" % os.path.basename(view), r.stderr)
     def bad(name, text):
         path = os.path.join(tmp, name)
         with open(path, "w") as f:

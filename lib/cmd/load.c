@@ -526,8 +526,14 @@ static int load_root(const char *path, json_t *root, const json_error_t *err,
 	memset(l, 0, sizeof(*l));
 	struct reader rd = { path, 0 };
 	if (!root) {
+		size_t n = strlen(path);
 		if (err->line < 0) /* the file itself */
 			fprintf(stderr, "profviz: %s: %s\n", path, err->text);
+		else if (n < 5 || strcmp(path + n - 5, ".json"))
+			/* prof.dot, prof.html: what a user finds beside the profile. */
+			fprintf(stderr, "profviz: %s is not a profile: profiles are the JSON files "
+				"that PROFVIZ_OUTPUT=prof.json or profviz run -o prof.json write\n",
+				path);
 		else
 			fprintf(stderr, "profviz: %s: not valid JSON at line %d, column %d: %s\n",
 				path, err->line, err->column, err->text);
