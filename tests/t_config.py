@@ -30,7 +30,11 @@ BAD = [("PROFVIZ_QUIET", "maybe", "PROFVIZ_QUIET='maybe' is not 0 or 1; using 0"
         ".dot, .json, .folded, .pb.gz, .callgrind or .speedscope.json; writing prof.dot"),
        ("PROFVIZ_DISABLE", "true", "PROFVIZ_DISABLE='true' is not 0 or 1; using 0"),
        ("PROFVIZ_NODES", "all", "PROFVIZ_NODES='all' is not a number of boxes from 0 to "),
-       ("PROFVIZ_DEBUG", "4", "PROFVIZ_DEBUG='4' is not a debug level from 0 to 3; using 0")]
+       ("PROFVIZ_DEBUG", "4", "PROFVIZ_DEBUG='4' is not a debug level from 0 to 3; using 0"),
+       ("PROFVIZ_OUPUT", "x.json", "PROFVIZ_OUPUT=x.json is ignored: profviz has no variable "
+        "PROFVIZ_OUPUT; did you mean PROFVIZ_OUTPUT?"),
+       ("PROFVIZ_EVENTS", "cycels", "PROFVIZ_EVENTS: 'cycels': unknown event (did you mean "
+        "'cycles'?)")]
 for name, value, message in BAD:
     with t.case(name + "=" + value[:20]):
         env = {name: value}

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/nearest.h"
 #include "cmd/cmd.h"
 #include "model/copies.h"
 #include "output/dotstyle.h"
@@ -87,47 +88,13 @@ static int choose(const struct pv_report *r, const struct query *q, char *chosen
 
 /* The most edits a candidate may be from what was typed: a quarter of it,
  * 2 at least. */
-static size_t edits_allowed(const char *typed)
-{
-	size_t len = strlen(typed);
-	return len / 4 > 2 ? len / 4 : 2;
-}
-
-/* Levenshtein's distance between a and b[0..nb), ignoring case; more than
- * most when the lengths alone say so (names can be long, and many). */
-static size_t distance(const char *a, const char *b, size_t nb, size_t most)
-{
-	size_t na = strlen(a);
-	if ((na > nb ? na - nb : nb - na) > most)
-		return most + 1;
-	size_t *row = malloc((nb + 1) * sizeof(*row));
-	if (!row)
-		return most + 1;
-	for (size_t j = 0; j <= nb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= na; i++) {
-		size_t diagonal = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= nb; j++) {
-			size_t above = row[j];
-			size_t change = diagonal + (strncasecmp(a + i - 1, b + j - 1, 1) != 0);
-			size_t best = above + 1 < row[j - 1] + 1 ? above + 1 : row[j - 1] + 1;
-			row[j] = change < best ? change : best;
-			diagonal = above;
-		}
-	}
-	size_t d = row[nb];
-	free(row);
-	return d;
-}
-
 /* How near name is to what was typed, smaller nearer: a name holding it
  * (case aside) by how much longer it is; any other by its edit distance to
  * the name or to its last component ("ns::Map<int>::find": "find"), after
  * every name that holds it. */
 static size_t nearness(const char *name, const char *typed)
 {
-	size_t n = bare_length(name), len = strlen(typed), most = edits_allowed(typed);
+	size_t n = bare_length(name), len = strlen(typed), most = pv_edits_allowed(typed);
 	char *whole = strndup(name, n);
 	if (!whole)
 		return PV_FIND_FAR | (most + 1);
@@ -139,8 +106,8 @@ static size_t nearness(const char *name, const char *typed)
 	for (const char *c = name; c + 1 < name + n; c++)
 		if (c[0] == ':' && c[1] == ':')
 			last = c + 2;
-	size_t d = distance(typed, name, n, most);
-	size_t dl = distance(typed, last, n - (size_t)(last - name), most);
+	size_t d = pv_edit_distance(typed, name, n, most);
+	size_t dl = pv_edit_distance(typed, last, n - (size_t)(last - name), most);
 	return PV_FIND_FAR | (d < dl ? d : dl);
 }
 
@@ -148,7 +115,7 @@ static size_t nearness(const char *name, const char *typed)
  * from it. */
 static int near_enough(size_t near, const char *typed)
 {
-	return near < PV_FIND_FAR || (near & (PV_FIND_FAR - 1)) <= edits_allowed(typed);
+	return near < PV_FIND_FAR || (near & (PV_FIND_FAR - 1)) <= pv_edits_allowed(typed);
 }
 
 struct candidate {

@@ -100,10 +100,8 @@ static void print_variables(FILE *out)
 		print_variable(out, pv_variables[i].name, pv_variables[i].accepted,
 			       pv_variables[i].fallback);
 	fputs("And the command's own:\n", out);
-	print_variable(out, "PROFVIZ_SO",
-		       "the runtime profviz run preloads, instead of the one installed with it "
-		       "(its --runtime is stronger still)",
-		       "unset: the runtime beside the command, else the one installed with it");
+	print_variable(out, pv_command_variable.name, pv_command_variable.accepted,
+		       pv_command_variable.fallback);
 }
 
 /* A command's help with its usage on one line, as help2man reads a

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/nearest.h"
 #include "output/format.h"
+#include "output/variables.h"
 
 static int parse_flag(const char *name, const char *value, int fallback)
 {
@@ -240,5 +242,36 @@ void pv_config_anchor_outputs(struct pv_config *c, const char *dir)
 		joined[n++] = '/';
 		strcpy(joined + n, o->path);
 		strcpy(o->path, joined);
+	}
+}
+
+void pv_config_check_names(char *const *env)
+{
+	const char *known[64];
+	size_t n = 0;
+	for (unsigned i = 0; i < pv_n_variables && n < 63; i++)
+		known[n++] = pv_variables[i].name;
+	known[n++] = pv_command_variable.name;
+	for (; env && *env; env++) {
+		const char *eq = strchr(*env, '=');
+		if (strncmp(*env, "PROFVIZ_", 8) || !eq)
+			continue;
+		char name[128];
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - *env), *env);
+		int found = 0;
+		for (size_t i = 0; i < n && !found; i++)
+			found = !strcmp(name, known[i]);
+		if (found)
+			continue;
+		/* The edits allowed go by the part after PROFVIZ_, which
+		 * every name shares. */
+		size_t own = strlen(name) - 8;
+		const char *meant = pv_nearest_name(name, known, n, own / 4 > 1 ? own / 4 : 1);
+		if (meant)
+			pv_log("%.128s is ignored: profviz has no variable %s; did you mean %s?",
+			       *env, name, meant);
+		else
+			pv_log("%.128s is ignored: profviz has no variable %s (profviz help "
+			       "variables lists them)", *env, name);
 	}
 }

@@ -58,6 +58,11 @@ typedef const char *pv_getenv_fn(const char *name);
  * variables, as for setuid programs. Problems go to pv_log. */
 void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure);
 
+/* Say, a line each, which PROFVIZ_* names in env (an environ-like list) no
+ * part of profviz reads, with the variable each may have meant: a
+ * misspelled variable is otherwise ignored without a word. */
+void pv_config_check_names(char *const *env);
+
 /* Make relative output names relative to dir (the directory the program
  * started in), so that a program that changes directory still writes where
  * it was started. A name that would not fit is left as it was. */

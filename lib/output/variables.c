@@ -65,3 +65,10 @@ const struct pv_variable pv_variables[] = {
 };
 
 const unsigned pv_n_variables = sizeof(pv_variables) / sizeof(pv_variables[0]);
+
+const struct pv_variable pv_command_variable = {
+	"PROFVIZ_SO",
+	"the runtime profviz run preloads, instead of the one installed with it (its --runtime "
+	"is stronger still)",
+	"unset: the runtime beside the command, else the one installed with it"
+};

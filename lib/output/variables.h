@@ -17,4 +17,8 @@ struct pv_variable {
 extern const struct pv_variable pv_variables[];
 extern const unsigned pv_n_variables;
 
+/* The one the command reads (profviz run), which the runtime must know so
+ * as not to call it a mistake. */
+extern const struct pv_variable pv_command_variable;
+
 #endif /* PV_VARIABLES_H */

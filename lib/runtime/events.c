@@ -16,6 +16,7 @@
 
 #include "base/compiler.h"
 #include "base/log.h"
+#include "base/nearest.h"
 #include "runtime/smallfile.h"
 
 #define VAR "PROFVIZ_EVENTS"
@@ -309,6 +310,32 @@ static int parse_libpfm(struct pv_event *e, const char *name, char *why, size_t 
 	return 0;
 }
 
+/* why says which name of perf's item may have meant, when one is a few
+ * edits from it. */
+static void add_nearest_name(const char *item, char *why, size_t why_size)
+{
+	char spelled[PV_ARRAY_SIZE(caches) * PV_ARRAY_SIZE(cache_ops)][40];
+	const char *names[1 + PV_ARRAY_SIZE(hardware) + PV_ARRAY_SIZE(software) +
+			  PV_ARRAY_SIZE(spelled)];
+	size_t n = 0;
+	names[n++] = "tsc";
+	for (size_t i = 0; i < PV_ARRAY_SIZE(hardware); i++)
+		names[n++] = hardware[i].name;
+	for (size_t i = 0; i < PV_ARRAY_SIZE(software); i++)
+		names[n++] = software[i].name;
+	size_t k = 0;
+	for (size_t c = 0; c < PV_ARRAY_SIZE(caches); c++)
+		for (size_t o = 0; o < PV_ARRAY_SIZE(cache_ops); o++, k++) {
+			snprintf(spelled[k], sizeof(spelled[k]), "%s%s", caches[c].name,
+				 cache_ops[o].suffix);
+			names[n++] = spelled[k];
+		}
+	size_t len = strlen(item);
+	const char *meant = pv_nearest_name(item, names, n, len / 4 > 1 ? len / 4 : 1);
+	if (meant) /* more use than libpfm4's "not found" */
+		snprintf(why, why_size, "unknown event (did you mean '%s'?)", meant);
+}
+
 static int parse_one(struct pv_event *e, const char *item, const char *sysfs, char *why,
 		     size_t why_size)
 {
@@ -327,7 +354,10 @@ static int parse_one(struct pv_event *e, const char *item, const char *sysfs, ch
 			return 0;
 		return fail(why, why_size, "not a raw event (r followed by up to 16 hex digits)");
 	}
-	return parse_libpfm(e, item, why, why_size);
+	if (parse_libpfm(e, item, why, why_size) == 0)
+		return 0;
+	add_nearest_name(item, why, why_size);
+	return -1;
 }
 
 static int same_event(const struct pv_event *a, const struct pv_event *b)

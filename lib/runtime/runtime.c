@@ -730,6 +730,7 @@ static void pv_init(void)
 	pv_stderr_init();
 	pv_fds_init();
 	pv_config_load(&pv_config, env, getauxval(AT_SECURE) != 0);
+	pv_config_check_names(environ);
 	pv_debug_level = (int)pv_config.debug;
 	char cwd[PATH_MAX];
 	if (getcwd(cwd, sizeof(cwd)))

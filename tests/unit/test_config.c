@@ -128,6 +128,44 @@ static void two_ways(const char *name, const char *fallback, const char *other, 
 	tap_ok(!*set, "... and %s used", fallback);
 }
 
+/* Every name profviz reads passes without a word; another PROFVIZ_* name is
+ * said, with the variable it may have meant when one is that near. */
+static void check_names(void)
+{
+	char *env[64];
+	char lines[32][128];
+	unsigned n = 0;
+	for (unsigned i = 0; i < pv_n_variables && n < 30; i++, n++) {
+		snprintf(lines[n], sizeof(lines[n]), "%s=1", pv_variables[i].name);
+		env[n] = lines[n];
+	}
+	env[n++] = (char *)"PROFVIZ_SO=/x/profviz.so";
+	env[n++] = (char *)"PATH=/bin";
+	env[n++] = (char *)"NOT_PROFVIZ_OUPUT=1";
+	env[n] = NULL;
+	messages_clear();
+	pv_config_check_names(env);
+	tap_ok(n_messages == 0, "every variable profviz reads, and others', pass without a word");
+	char *typos[] = { (char *)"PROFVIZ_OUPUT=x.json", (char *)"PROFVIZ_NODE_TRESHOLD=2",
+			  (char *)"PROFVIZ_TIEM=hooks", (char *)"PROFVIZ_FOO=1",
+			  (char *)"PROFVIZ_", NULL };
+	messages_clear();
+	pv_config_check_names(typos);
+	tap_ok(n_messages == 4, "each unknown PROFVIZ_ name said once (%d)", n_messages);
+	const char *want[] = {
+		"profviz: PROFVIZ_OUPUT=x.json is ignored: profviz has no variable PROFVIZ_OUPUT; "
+		"did you mean PROFVIZ_OUTPUT?",
+		"profviz: PROFVIZ_NODE_TRESHOLD=2 is ignored: profviz has no variable "
+		"PROFVIZ_NODE_TRESHOLD; did you mean PROFVIZ_NODE_THRESHOLD?",
+		"profviz: PROFVIZ_TIEM=hooks is ignored: profviz has no variable PROFVIZ_TIEM; did "
+		"you mean PROFVIZ_TIME?",
+		"profviz: PROFVIZ_FOO=1 is ignored: profviz has no variable PROFVIZ_FOO (profviz "
+		"help variables lists them)",
+	};
+	for (unsigned i = 0; i < 4; i++)
+		tap_ok(!strcmp(messages[i], want[i]), "%s", want[i]);
+}
+
 int main(void)
 {
 	messages_capture();
@@ -305,5 +343,6 @@ int main(void)
 	       "an expansion that does not fit is refused");
 
 	check_documented_variables();
+	check_names();
 	return tap_done();
 }

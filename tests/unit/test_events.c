@@ -131,6 +131,15 @@ int main(void)
 	expect_message("bogus-event", 0,
 		       "profviz: PROFVIZ_EVENTS: 'bogus-event': unknown event (libpfm4: event not "
 		       "found); it is ignored");
+	expect_message("cycels", 0,
+		       "profviz: PROFVIZ_EVENTS: 'cycels': unknown event (did you mean 'cycles'?); "
+		       "it is ignored");
+	expect_message("task-clok,instructions", 1,
+		       "profviz: PROFVIZ_EVENTS: 'task-clok': unknown event (did you mean "
+		       "'task-clock'?); it is ignored");
+	expect_message("L1-dcache-load-mises", 0,
+		       "profviz: PROFVIZ_EVENTS: 'L1-dcache-load-mises': unknown event (did you "
+		       "mean 'L1-dcache-load-misses'?); it is ignored");
 	expect_message("cycles,r12zz", 1,
 		       "profviz: PROFVIZ_EVENTS: 'r12zz': not a raw event (r followed by up to 16 "
 		       "hex digits); it is ignored");
