@@ -281,6 +281,41 @@ with t.case("moved"):
          [n["tag"] for n in nodes.values()])
     t.ok(r.stdout.startswith("digraph"), "no -o: the graph on stdout")
 
+with t.case("renamed"):
+    # Two builds of one program named differently: the program's own
+    # functions match by name, and the diff says so.
+    renamed = shutil.copy(prog, os.path.join(work, "dm_change_v2"))
+    h.run([renamed, "before"], outputs="v2.json", workdir=work)
+    V2 = os.path.join(work, "v2.json")
+    r = profviz("diff", "-n", "0", "-e", "0", A, V2)
+    _, nodes, _ = parse_graph(r.stdout)
+    t.ok(r.returncode == 0 and "grows" in nodes and not any(n["tag"] for n in nodes.values()),
+         "a program renamed: its functions matched by name, nothing new or removed",
+         [(k, n["tag"]) for k, n in nodes.items()])
+    t.ok("A ran dm_change and B dm_change_v2: their own functions are matched by name"
+         in r.stderr, "... and the diff says so", r.stderr)
+    r = profviz("diff", A, C)
+    t.ok("matched by name" not in r.stderr, "the same name: nothing said", r.stderr)
+
+if h.SANITIZER != "thread":  # TSan's runtime takes libc's waits first (t_waits)
+    with t.case("waits"):
+        # The waits apart by default, as report and dot show them; --waits in
+        # compares them with the work.
+        waits = h.build("waits", flags=h.NO_INLINE + ["-pthread"])
+        wa = h.run([waits], outputs="wa.json", workdir=work).file("wa.json")
+        wb = h.run([waits], outputs="wb.json", workdir=work).file("wb.json")
+        r = profviz("diff", "-n", "0", "-e", "0", "--nodes", "0", wa, wb)
+        t.ok(r.returncode == 0 and "<blocked:" not in r.stdout and "pause_a_bit" in r.stdout,
+             "waits apart by default: the work compared, no wait in the graph", r.stdout[-600:])
+        r = profviz("diff", "--report", "--top", "0", wa, wb)
+        t.ok("<blocked:" not in r.stdout, "... nor in the table", r.stdout[-600:])
+        r = profviz("diff", "--waits", "in", "-n", "0", "-e", "0", "--nodes", "0", wa, wb)
+        t.ok(r.returncode == 0 and "<blocked: nanosleep>" in r.stdout,
+             "--waits in: the waits compared too", r.stdout[-600:])
+        r = profviz("diff", "--waits", "inside", wa, wb)
+        t.ok(r.returncode == 2 and "--waits" in r.stderr, "--waits with another word: 2",
+             r.stderr)
+
 with t.case("thresholds and report"):
     r = profviz("diff", "-n", "5", "-e", "5", A, B)
     caption, nodes, edges = parse_graph(r.stdout)

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/paths.h"
 #include "cmd/cmd.h"
+#include "cmd/part.h"
 #include "model/diff.h"
 #include "output/diffdot.h"
 #include "output/dotstyle.h"
@@ -19,13 +21,14 @@
 
 static const char usage[] =
 	"usage: profviz diff [--normalize] [-n NODE%] [-e EDGE%] [--nodes N] [-o OUT.dot]\n"
-	"                    [--report] [--top N] BEFORE.json AFTER.json\n"
+	"                    [--report] [--top N] [--waits HOW] BEFORE.json AFTER.json\n"
 	"One call graph of what changed from BEFORE (A) to AFTER (B): red boxes and\n"
 	"arcs cost more in B, blue ones less, grey ones the same (within 0.1 points);\n"
 	"a bold box marked \"new\" is only in B, a dashed one marked \"removed\" only\n"
 	"in A. A box shows B's total % (self %), the change in points and of its own\n"
 	"total, and the calls in A -> B. Percentages are of A's run total. Functions\n"
-	"are matched by their module's file name and their name, not by address.\n"
+	"are matched by their module's file name and their name, not by address; the\n"
+	"program's own by their name alone, whatever each build's file is named.\n"
 	"The graph goes to standard output, or to OUT.dot with -o; the table of the\n"
 	"largest changes goes to standard output with --report, or whenever -o is\n"
 	"given (--report alone: the table only).\n"
@@ -38,6 +41,9 @@ static const char usage[] =
 	"  -o OUT.dot              write the graph there (atomically)\n"
 	"  --report                the table of the largest changes\n"
 	"  --top N                 rows of the table (default 25; 0: all)\n"
+	"  --waits HOW             apart (default): the work compared, libc's waits left\n"
+	"                          out, as report and dot take them apart; in: the\n"
+	"                          waits compared with the work\n"
 	"Both profiles must have the same events; the first one is compared.\n";
 
 void pv_help_diff(FILE *out)
@@ -50,6 +56,7 @@ struct diff_options {
 	const char *output; /* the graph's file, or NULL */
 	int report;         /* the table of the largest changes */
 	unsigned top;       /* its rows; 0: all */
+	int waits_inside;   /* --waits in */
 	const char *before, *after;
 };
 
@@ -64,6 +71,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct diff_options *
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", no_argument, NULL, 'r' },
 		{ "top", required_argument, NULL, 't' },
+		{ "waits", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -81,6 +89,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct diff_options *
 		case 't': bad = pv_arg_count("--top", optarg, &top); break;
 		case 'o': o->output = optarg; break;
 		case 'r': o->report = 1; break;
+		case 'w': bad = pv_arg_waits(optarg, &o->waits_inside); break;
 		case 'h': pv_help_diff(stdout); return PV_HELPED;
 		default: bad = 1; fputs(usage, stderr); break;
 		}
@@ -228,6 +237,17 @@ static int write_results(const struct diff_options *o, const struct pv_diff *d,
 	return status;
 }
 
+/* Two builds of one program are matched by function name (model/diff.h):
+ * say so when their files are named differently. */
+static void note_if_programs_differ(const struct pv_loaded *a, const struct pv_loaded *b)
+{
+	const char *pa = a->r.program ? pv_path_base(a->r.program) : "";
+	const char *pb = b->r.program ? pv_path_base(b->r.program) : "";
+	if (strcmp(pa, pb))
+		fprintf(stderr, "profviz diff: A ran %s and B %s: their own functions are "
+			"matched by name\n", pa, pb);
+}
+
 int pv_cmd_diff(int argc, char **argv)
 {
 	struct diff_options o;
@@ -237,15 +257,28 @@ int pv_cmd_diff(int argc, char **argv)
 	struct pv_loaded a, b;
 	if (load_both(&o, &a, &b) < 0)
 		return PV_EXIT_TROUBLE;
+	note_if_programs_differ(&a, &b);
 	int status = PV_EXIT_TROUBLE;
+	/* Each run as report and dot show it: its waits apart unless --waits in. */
+	struct pv_view_asked asked_a = { .waits_inside = o.waits_inside }, asked_b = asked_a;
+	struct pv_report part_a, part_b, *shown_a = NULL, *shown_b = NULL;
 	struct pv_diff d;
-	if (pv_diff_build(&d, &a.r, &b.r, &o.limits) < 0) {
+	if (pv_view_asked_show(&part_a, &a, &asked_a, "diff", &shown_a) < 0)
+		goto out;
+	if (pv_view_asked_show(&part_b, &b, &asked_b, "diff", &shown_b) < 0)
+		goto out;
+	if (pv_diff_build(&d, shown_a, shown_b, &o.limits) < 0) {
 		fprintf(stderr, "profviz diff: out of memory\n");
 	} else {
 		warn_if_compensation_differs(&o, &d);
 		status = write_results(&o, &d, a.path, b.path);
 		pv_diff_free(&d);
 	}
+out:
+	if (shown_b)
+		pv_view_asked_free(&part_b, shown_b);
+	if (shown_a)
+		pv_view_asked_free(&part_a, shown_a);
 	pv_loaded_free(&a);
 	pv_loaded_free(&b);
 	return status;

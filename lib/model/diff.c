@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * diff.c — two runs matched by module file name and function name, and what
+ * diff.c — two runs matched by module file name (the program's own
+ * functions by name alone) and function name, and what
  * changed in each function and arc; which of them a graph shows.
  */
 #define _GNU_SOURCE
@@ -40,9 +41,18 @@ struct pv_diff_change pv_diff_change_of(const struct pv_diff *d, uint64_t a, uin
 
 /* ---- matching ---- */
 
-static int func_of(struct pv_diff *d, struct matching *m, const struct pv_rfunc *f)
+/* f's module's file name, or "" for the program's own: two builds of one
+ * program may be named differently. */
+static const char *module_key(const struct pv_report *r, const struct pv_rfunc *f)
 {
 	const char *module = pv_path_base(f->sym.module);
+	return r->program && !strcmp(module, pv_path_base(r->program)) ? "" : module;
+}
+
+static int func_of(struct pv_diff *d, struct matching *m, const struct pv_report *r,
+		   const struct pv_rfunc *f)
+{
+	const char *module = module_key(r, f);
 	size_t mlen = strlen(module) + 1, nlen = strlen(f->sym.name) + 1;
 	char *key = malloc(mlen + nlen);
 	if (!key)
@@ -103,7 +113,12 @@ static int add_run(struct pv_diff *d, struct matching *m, const struct pv_report
 		return -1;
 	for (unsigned i = 0; i < r->n_funcs; i++) {
 		const struct pv_rfunc *f = &r->funcs[i];
-		if ((func[i] = func_of(d, m, f)) < 0) {
+		/* Waits taken apart are outside the work compared. */
+		if (r->waits_apart && f->kind == PV_FUNC_WAIT) {
+			func[i] = -1;
+			continue;
+		}
+		if ((func[i] = func_of(d, m, r, f)) < 0) {
 			free(func);
 			return -1;
 		}
@@ -119,6 +134,8 @@ static int add_run(struct pv_diff *d, struct matching *m, const struct pv_report
 	}
 	for (unsigned i = 0; i < r->n_arcs; i++) {
 		const struct pv_rarc *a = &r->arcs[i];
+		if (func[a->callee] < 0 || (a->caller >= 0 && func[a->caller] < 0))
+			continue;
 		int e = arc_of(d, m, a->caller < 0 ? -1 : func[a->caller], func[a->callee]);
 		if (e < 0) {
 			free(func);

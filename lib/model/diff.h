@@ -3,8 +3,10 @@
  * diff.h — what changed between two runs of a program, A before and B
  * after, function by function and arc by arc (diff.c). Functions are matched
  * by their module's file name and their own name, so that a rebuilt
- * program, loaded elsewhere, still matches. Only the first event is
- * compared.
+ * program, loaded elsewhere, still matches; the program's own functions by
+ * their name alone, so that two builds named differently match too. Only
+ * the first event is compared; libc's waits not at all in runs whose waits
+ * a view took apart (view.h).
  *
  * Every share is of one reference total, A's run (A's scaled to B's total
  * with normalize), so that A's share plus the change is B's share.
