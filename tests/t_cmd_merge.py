@@ -185,6 +185,23 @@ with t.case("different events"):
     t.ok("task-clock" in r.stderr and datas[0]["events"][0] in r.stderr,
          "... the message names both files' events", r.stderr)
 
+with t.case("different programs"):
+    # Another program's profile: refused, unless --force, which says so.
+    other_prog = h.build("cmd_shapes", flags=h.NO_INLINE)
+    stranger = h.run([other_prog], outputs="stranger.json", workdir=run.workdir)
+    foreign = stranger.file("stranger.json")
+    out = run.file("strangers.json")
+    r = profviz("merge", "-o", out, inputs[0], foreign)
+    refused(r, out, [foreign], "another program's profile")
+    t.ok("cmd_shapes" in r.stderr and "dm_fork" in r.stderr and "--force" in r.stderr,
+         "... the message names both programs and --force", r.stderr)
+    r = profviz("merge", "--force", "-o", out, inputs[0], foreign)
+    m = load(out)
+    t.ok(r.returncode == 0 and "warning" in r.stderr and "cmd_shapes" in r.stderr,
+         "--force: merged, with a warning naming the other program", r.stderr)
+    t.eq(sorted(os.path.basename(p["program"]) for p in m["processes"]),
+         sorted(["dm_fork", "cmd_shapes"]), "... and the processes name both programs")
+
 with t.case("bad files"):
     bad = {
         "empty": "",

@@ -12,12 +12,13 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "base/paths.h"
 #include "base/pairs.h"
 #include "output/format.h"
 #include "base/htab.h"
 
 static const char usage[] =
-	"usage: profviz merge -o OUT.json PROFILE.json...\n"
+	"usage: profviz merge [--force] -o OUT.json PROFILE.json...\n"
 	"Sum the profiles of several processes (a program and its forked children,\n"
 	"MPI ranks, a merge made before) into one: each function's calls and costs,\n"
 	"each arc's, each call path's, and the runs' totals. Functions are matched\n"
@@ -28,8 +29,11 @@ static const char usage[] =
 	"Sampled time adds its samples, whatever rate each run had (each sample\n"
 	"stands for the CPU time it carries), and the runs' sampling figures, the\n"
 	"first one's rate.\n"
+	"Profiles of different programs (by the executable's file name) are refused:\n"
+	"their sum would be labelled with the first program alone.\n"
 	"  -o, --output OUT  write there (atomically), in the format its extension\n"
-	"                    asks for (.json to work on it further); required\n";
+	"                    asks for (.json to work on it further); required\n"
+	"  --force           merge profiles of different programs all the same\n";
 
 void pv_help_merge(FILE *out)
 {
@@ -313,6 +317,19 @@ static int merge_processes(struct merged *m, const struct pv_loaded *l)
 	return 0;
 }
 
+/* The program of l that is not first's (by file name), or NULL: a merge
+ * names one program, the first's. */
+static const char *other_program(const struct pv_loaded *first, const struct pv_loaded *l)
+{
+	const char *name = pv_path_base(first->r.program ? first->r.program : "");
+	for (unsigned i = 0; i < l->n_processes; i++) {
+		const char *program = l->processes[i].program ? l->processes[i].program : "";
+		if (strcmp(pv_path_base(program), name))
+			return program;
+	}
+	return NULL;
+}
+
 /* The run's own figures: sums, but the first's identity and calibration. */
 static void merge_run(struct merged *m, const struct pv_report *in, int first)
 {
@@ -390,14 +407,16 @@ int pv_cmd_merge(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *output = NULL;
-	int opt;
+	int opt, force = 0;
 	while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
+		case 'f': force = 1; break;
 		case 'h': pv_help_merge(stdout); return 0;
 		default: fputs(usage, stderr); return PV_EXIT_TROUBLE;
 		}
@@ -430,6 +449,17 @@ int pv_cmd_merge(int argc, char **argv)
 		if (pv_load(argv[i], &l) < 0)
 			goto out;
 		int fits = pv_same_events(&first, &l, "merge");
+		const char *other = fits ? other_program(&first, &l) : NULL;
+		const char *named = first.r.program ? first.r.program : "";
+		if (other && !force) {
+			fprintf(stderr, "profviz merge: %s is a profile of %s, %s of %s: the sum "
+				"of different programs would be labelled %s; --force merges them "
+				"all the same\n", l.path, other, first.path, named, named);
+			fits = 0;
+		} else if (other && force) {
+			fprintf(stderr, "profviz merge: warning: %s is a profile of %s; the merge "
+				"is labelled %s, the first's\n", l.path, other, named);
+		}
 		int rc = fits ? merge_one(&m, &l, 0) : 0;
 		pv_loaded_free(&l);
 		if (!fits)
