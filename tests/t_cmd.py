@@ -394,6 +394,30 @@ with t.case("text from the program and the file"):
          "javascript:alert(1)" in svg.stdout, "an event name with quotes stays inside its label",
          svg.stderr)
 
+with t.case("words"):
+    # Counts of one in the singular; every figure in the heading labelled.
+    r = profviz("report", PROF)
+    head = r.stdout.splitlines()[0]
+    t.ok(re.search(r"\d+ functions, \d+ arcs, 1 thread, [\d.]+ s wall$", head),
+         "report's heading: counts, and its time labelled wall", head)
+    one = dict(p)
+    main = one["functions"][0]
+    one["functions"] = [dict(main, self=main["total"], raw_self=main["raw_total"])]
+    one["arcs"] = [a for a in p["arcs"] if a["caller"] is None]
+    root = next(q for q in p["paths"] if q["parent"] is None)
+    one["paths"] = [dict(root, self=root["total"], raw_self=root["total"])]
+    one["run_total"] = main["total"]
+    single = os.path.join(tmp, "single.json")
+    with open(single, "w") as f:
+        json.dump(one, f)
+    r = profviz("report", single)
+    t.ok(r.returncode == 0 and ": 1 function, 1 arc," in r.stdout.splitlines()[0],
+         "report: 1 function, 1 arc", r.stdout[:300] + r.stderr)
+    r = profviz("dot", "-n", "100", "-e", "100", PROF)
+    t.ok(re.search(r"hidden: \d+ functions \([\d.]+% self\), \d+ arcs", r.stdout), "dot: plural")
+    r = profviz("dot", "--depth", "1", PROF)
+    t.ok("1 level of calls shown" in r.stdout, "dot: 1 level of calls", r.stdout[-400:])
+
 # ---- convert ----
 with t.case("convert"):
     back = [os.path.join(tmp, "back." + e) for e in ("json", "dot", "folded")]

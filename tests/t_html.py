@@ -74,7 +74,7 @@ def slider_expect(page, prof, node_min, arc_min, keep=None):
             edges.add(k)
     n = lambda k, one: "%d %s%s" % (k, one, "" if k == 1 else "s")
     hidden = len(laid_nodes) + 1 - len(nodes), len(laid_edges) - len(edges)
-    return nodes, edges, "hidden: %s, %s" % (n(hidden[0], "function"), n(hidden[1], "arc"))
+    return nodes, edges, "hidden by the sliders: %s, %s" % (n(hidden[0], "function"), n(hidden[1], "arc"))
 
 
 def slider_checks(what, page, prof, state, node_min, arc_min, keep=None):
@@ -548,13 +548,13 @@ with t.case("browser"):
     t.eq(sorted(sl["hot"]["edges"]), sorted(hot_keys), "hot path with the sliders moved: its arcs marked")
     t.eq(len(sl["hot"]["panel"]), len(chain), "hot path with the sliders moved: listed step by step")
     t.ok(sl["back"]["atMin"] and set(sl["back"]["nodes"]) == all_nodes and set(sl["back"]["edges"]) == all_edges
-         and sl["back"]["count"] == "hidden: 0 functions, 0 arcs",
+         and sl["back"]["count"] == "hidden by the sliders: 0 functions, 0 arcs",
          "sliders back at the bottom: everything drawn again", sl["back"]["count"])
 
     many_page = open(os.path.join(tmp, "many.html"), encoding="utf-8").read()
     ms = seen["many"]["sliders"]
     t.ok(ms["start"]["atMin"] and ms["start"]["nodeText"] == "0%" and ms["start"]["count"] ==
-         "hidden: 0 functions, 0 arcs", "large page: made with -n 0 -e 0, the sliders start at 0%",
+         "hidden by the sliders: 0 functions, 0 arcs", "large page: made with -n 0 -e 0, the sliders start at 0%",
          ms["start"])
     mb = ms["both"]
     nodes, edges = slider_checks("large page, node %g%%, arcs %g%%" % (mb["node"], mb["arc"]), many_page,

@@ -197,6 +197,10 @@ with t.case("graph"):
                                % re.escape(f["name"]), text)}
         t.eq(marked, sampled.FEW, "%s: exactly the few-samples boxes marked and dashed" % what)
         t.eq(text.count("dashed\""), len(sampled.FEW), "%s: no other box or arc dashed" % what)
+        r = profviz("dot", "-n", "1", "--waits", waits, "-o", dot, path)
+        text = open(dot, encoding="utf-8").read()
+        t.ok("dashed\"" not in text and "a dashed box" not in text,
+             "%s: -n 1 hides the marked box, and the caption its legend" % what)
         svg = subprocess.run(["dot", "-Tsvg", dot], capture_output=True, text=True, timeout=60)
         t.eq((svg.returncode, svg.stderr), (0, ""), "%s: graphviz draws it, silently" % what)
 
@@ -259,13 +263,25 @@ with t.case("pprof"):
 
     rc, out, err = pprof("-top", "-nodefraction=0", "-unit=ms", pb)
     t.eq((rc, err.strip()), (0, ""), "go tool pprof -top reads it, silently")
-    t.ok("\nType: cpu\n" in out, "pprof reads the sampled time as cpu", out[:600])
+    t.ok("\nType: time\n" in out, "pprof reads the sampled time with a wait's as time, not "
+         "cpu", out[:600])
     t.ok("Duration:" not in out and not re.search(r"Total samples = .*%", out),
          "... with no share of a duration, which would read as the CPU used", out[:600])
     t.ok(re.search(r"^\s+1200ms\s+\S+%\s+\S+%\s+1800ms\s+\S+%\s+compute$", out, re.M),
          "compute: 1200 ms flat, 1800 ms cum, as the JSON has it", out)
     t.ok("a share of 10% is good to " + precision(LONG) in out,
          "pprof shows what a share is good to (a comment)")
+    # Without time in a wait, the sampled time is CPU time alone: pprof's cpu.
+    busy = json.loads(json.dumps(LONG))
+    waits = {f["id"] for f in busy["functions"] if f.get("kind") == "wait"}
+    for item in busy["functions"] + busy["paths"]:
+        if item.get("id", item.get("function")) in waits:
+            item["self"][0] = 0
+    busy_pb = os.path.join(tmp, "busy.pb.gz")
+    t.eq(profviz("convert", write("busy.json", busy), busy_pb).returncode, 0,
+         "convert a run whose waits hold no time")
+    rc, out, err = pprof("-top", busy_pb)
+    t.ok(rc == 0 and "\nType: cpu\n" in out, "... pprof reads its sampled time as cpu", out[:600])
     rc, out, err = pprof("-top", "-nodefraction=0", "-sample_index=samples", pb)
     t.ok(rc == 0 and "\nType: samples\n" in out and
          re.search(r"^\s+1200\s+\S+%\s+\S+%\s+1800\s+\S+%\s+compute$", out, re.M) and

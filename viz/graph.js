@@ -315,7 +315,7 @@ PV.sliders = {
   },
   count(hidden) {
     const n = (k, one) => k + " " + one + (k === 1 ? "" : "s");
-    this.counter.textContent = "hidden: " + n(hidden.funcs, "function") + ", " + n(hidden.arcs, "arc");
+    this.counter.textContent = "hidden by the sliders: " + n(hidden.funcs, "function") + ", " + n(hidden.arcs, "arc");
     this.counter.dataset.funcs = hidden.funcs;
     this.counter.dataset.arcs = hidden.arcs;
   },

@@ -5,6 +5,7 @@
  * part), and the words that name it.
  */
 #define _GNU_SOURCE
+#include "base/words.h"
 #include "cmd/part.h"
 
 #include <stdio.h>
@@ -54,7 +55,8 @@ int pv_view_asked_build(struct pv_report *part, const struct pv_loaded *l,
 			 r->funcs[(char *)memchr(chosen, 1, r->n_funcs) - chosen].sym.name,
 			 a->depth ? "; callees cut at that depth" : "");
 	else if (a->depth)
-		snprintf(a->caption, sizeof(a->caption), "%lu levels of calls shown", a->depth);
+		snprintf(a->caption, sizeof(a->caption), "%lu level%s of calls shown", a->depth,
+			 pv_s(a->depth));
 	part->view = func || a->depth ? a->caption : NULL; /* the whole run is no part */
 	part->waits_inside = a->waits_inside;
 	status = 0;

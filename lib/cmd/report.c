@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/words.h"
 #include "cmd/cmd.h"
 #include "cmd/compiler.h"
 #include "cmd/hotlines.h"
@@ -173,11 +174,12 @@ static void inlined_note(const struct view *v, const struct pv_rfunc *f)
 static void heading(const struct view *v)
 {
 	const struct pv_report *r = v->r;
-	printf("%s (pid %d): %u functions, %u arcs", r->program, r->pid, r->n_funcs, r->n_arcs);
+	printf("%s (pid %d): %u function%s, %u arc%s", r->program, r->pid, r->n_funcs,
+	       pv_s(r->n_funcs), r->n_arcs, pv_s(r->n_arcs));
 	if (r->threads)
 		printf(", %" PRIu64 " thread%s", r->threads, r->threads == 1 ? "" : "s");
 	if (r->wall_seconds > 0)
-		printf(", %.3f s", r->wall_seconds);
+		printf(", %.3f s wall", r->wall_seconds);
 	if (r->n_processes > 1)
 		printf(", merged from %u processes", r->n_processes);
 	printf("\nevents:");
@@ -255,13 +257,14 @@ static void flat(const struct view *v, unsigned top)
 		printf("%s\n", plain(v));
 	}
 	if (rows < listed)
-		printf("... %u more functions (--top 0 for all)\n", listed - rows);
+		printf("... %u more function%s (--top 0 for all)\n", listed - rows,
+		       pv_s(listed - rows));
 	if (few)
 		printf("? its self rests on fewer than %d samples (worse than \xc2\xb1%.0f%% of itself)\n",
 		       PV_FEW_SAMPLES, 100 * pv_sampling_error(PV_FEW_SAMPLES));
 	if (inlined)
 		printf("inlined into F: the compiler inlined those calls into F (their hooks stay,\n"
-		       "and count them); their self counts in F's, the code they ran as\n");
+		       "and count them); their self is counted in F's, the code they ran in\n");
 	free(order);
 }
 

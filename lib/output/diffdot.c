@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/words.h"
 #include "output/diffdot.h"
 #include "output/dotstyle.h"
 #include "base/paths.h"
@@ -159,10 +160,11 @@ static void write_caption(FILE *out, const struct pv_diff *d, const char *from_a
 		PV_DIFF_UNCHANGED);
 	fputs("dashed arc, \\\"inlined\\\": calls the compiler inlined into the caller "
 	      "(their time is the caller's)\\l", out);
-	fputs("functions matched by module file name and function name\\l", out);
-	fprintf(out, "thresholds: nodes %g%%, arcs %g%% in A or B; hidden: %u functions, "
-		"%u arcs\\l", d->limits.node_min, d->limits.edge_min, d->hidden_funcs,
-		d->hidden_arcs);
+	fputs("functions matched by module file name and function name (the program's own "
+	      "by name)\\l", out);
+	fprintf(out, "thresholds: nodes %g%%, arcs %g%% in A or B; hidden: %u function%s, "
+		"%u arc%s\\l", d->limits.node_min, d->limits.edge_min, d->hidden_funcs,
+		pv_s(d->hidden_funcs), d->hidden_arcs, pv_s(d->hidden_arcs));
 	if (d->capped)
 		fprintf(out, "only the %u largest functions shown: %u more are above the "
 			"threshold\\l", d->limits.max_nodes, d->capped);

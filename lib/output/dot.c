@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/words.h"
 #include "model/copies.h"
 #include "model/inlined.h"
 #include "model/view.h"
@@ -334,7 +335,8 @@ static int select_shown(const struct pv_report *r, struct selection *sel)
 
 /* How the first event was sampled, what the few-samples mark means, and
  * whether the run was too short to say much. */
-static void write_sampling(FILE *out, const struct pv_report *r, char *sampling)
+static void write_sampling(FILE *out, const struct pv_report *r, char *sampling,
+			   const struct selection *sel)
 {
 	char *precision = strchr(sampling, '\n'); /* a line of its own */
 	if (precision)
@@ -345,9 +347,13 @@ static void write_sampling(FILE *out, const struct pv_report *r, char *sampling)
 		fputs("\\l", out);
 		pv_dot_text(out, precision, PV_DOT_CAPTION_MAX);
 	}
-	fprintf(out, "\\l? after a self share, and a dashed box: its self rests on fewer than %d "
-		"samples (worse than \xc2\xb1%.0f%% of itself)", PV_FEW_SAMPLES,
-		100 * pv_sampling_error(PV_FEW_SAMPLES));
+	int marked = 0; /* the legend only for a graph with the mark */
+	for (unsigned i = 0; i < r->n_funcs && !marked; i++)
+		marked = sel->shown[i] && pv_few_samples(r, &r->funcs[i], 0);
+	if (marked)
+		fprintf(out, "\\l? after a self share, and a dashed box: its self rests on fewer "
+			"than %d samples (worse than \xc2\xb1%.0f%% of itself)", PV_FEW_SAMPLES,
+			100 * pv_sampling_error(PV_FEW_SAMPLES));
 	char doubt[PV_DOT_CAPTION_MAX];
 	if (pv_doubt_text(r, 0, doubt, sizeof(doubt))) {
 		fputs("\\l", out);
@@ -357,11 +363,12 @@ static void write_sampling(FILE *out, const struct pv_report *r, char *sampling)
 
 /* Whether the hooks' own cost was taken out, and how much per call; for
  * sampled time, how it was sampled (no hooks' cost is in it). */
-static void write_compensation(FILE *out, const struct pv_report *r)
+static void write_compensation(FILE *out, const struct pv_report *r,
+			       const struct selection *sel)
 {
 	char sampling[PV_DOT_CAPTION_MAX];
 	if (pv_sampling_text(r, 0, sampling, sizeof(sampling))) {
-		write_sampling(out, r, sampling);
+		write_sampling(out, r, sampling, sel);
 		return;
 	}
 	if (!r->compensated) {
@@ -460,7 +467,7 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 			fprintf(out, " counted %.1f%% of the time (scaled)", 100 * r->multiplexed[i]);
 		}
 	}
-	write_compensation(out, r);
+	write_compensation(out, r, sel);
 	char totals[PV_DOT_CAPTION_MAX];
 	if (pv_totals_text(r, 0, totals, sizeof(totals))) {
 		fputs("\\l", out);
@@ -487,8 +494,9 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	}
 	fprintf(out, "thresholds: nodes %g%%, arcs %g%% of the run", r->node_threshold,
 		r->edge_threshold);
-	fprintf(out, "; hidden: %u functions (%.2f%% self), %u arcs", sel->hidden_funcs,
-		100 * share(sel->hidden_self, r->run_total[0]), sel->hidden_arcs);
+	fprintf(out, "; hidden: %u function%s (%.2f%% self), %u arc%s", sel->hidden_funcs,
+		pv_s(sel->hidden_funcs), 100 * share(sel->hidden_self, r->run_total[0]),
+		sel->hidden_arcs, pv_s(sel->hidden_arcs));
 	if (sel->largest_hidden >= 0 && r->funcs[sel->largest_hidden].self[0]) {
 		fputs("; the largest self hidden: ", out);
 		pv_dot_text(out, r->funcs[sel->largest_hidden].sym.name, PV_DOT_NAME_MAX);
@@ -497,9 +505,10 @@ static void write_graph_label(FILE *out, const struct pv_report *r, const struct
 	}
 	fputs("\\l", out);
 	if (sel->capped)
-		fprintf(out, "only %u functions shown, the largest selves and the hottest paths to "
-			"them: %u more are above the threshold; PROFVIZ_NODES=N or --nodes N shows "
-			"more\\l", r->max_nodes, sel->capped);
+		fprintf(out, "only %u function%s shown, the largest selves and the hottest paths "
+			"to them: %u more %s above the threshold; PROFVIZ_NODES=N or --nodes N "
+			"shows more\\l", r->max_nodes, pv_s(r->max_nodes), sel->capped,
+			sel->capped == 1 ? "is" : "are");
 	if (r->colour_by_self)
 		fputs("boxes coloured by self share\\l", out);
 	if (r->view) {

@@ -264,10 +264,16 @@ static void write_comments(struct pv_pb *b, const struct pv_report *r, struct st
 	}
 }
 
-/* A sample type's name: a sampled time is pprof's "cpu". */
+/* A sample type's name: a sampled time is pprof's "cpu", unless libc's
+ * waits hold some of it (measured, not sampled): then it is "time". */
 static const char *type_name(const struct pv_report *r, unsigned e)
 {
-	return pv_sampled(r, e) ? "cpu" : r->events[e].name;
+	if (!pv_sampled(r, e))
+		return r->events[e].name;
+	for (unsigned i = 0; i < r->n_funcs; i++)
+		if (r->funcs[i].kind == PV_FUNC_WAIT && r->funcs[i].self[e])
+			return "time";
+	return "cpu";
 }
 
 /* The string table goes last: only then is every string known. */
