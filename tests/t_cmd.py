@@ -349,6 +349,21 @@ with t.case("C++ names"):
          "C++: a box shows the name without parameters and template arguments", labels)
     t.ok(any(tip.startswith("geo::Box<int>::grow(int) const") for tip in tips),
          "C++: the tooltip has the whole name", tips)
+    cj = os.path.join(tmp, "cxx.json")
+    whole = max((f["name"] for f in load(cj)["functions"]), key=len)
+    r = profviz("report", "--top", "0", cj)
+    longest = max(len(l) for l in r.stdout.splitlines())
+    t.ok(r.returncode == 0 and len(whole) > 1000 and longest < 400 and whole not in r.stdout and
+         "Quad<...>::touch(int)" in r.stdout,
+         "report: template arguments elided in the tables (%d-character name, longest line %d)"
+         % (len(whole), longest), r.stdout[-800:])
+    r = profviz("report", "--wide", "--top", "0", cj)
+    t.ok(whole in r.stdout, "report --wide: the whole name")
+    r = profviz("dot", "--focus", "geo::Box<...>::grow", cj)
+    t.ok(r.returncode == 0 and "focused on geo::Box<int>::grow(int) const" in r.stdout,
+         "dot --focus takes the name a box shows", r.stdout[-500:] + r.stderr)
+    r = profviz("report", "--root", "Quad<...>::touch", cj)
+    t.ok(r.returncode == 0, "report --root takes it too", r.stderr)
 
 with t.case("a header's copies, and same-named functions"):
     copies = h.build("copies", sources=["copies.c", "copies_other.c"], flags=h.NO_INLINE)

@@ -32,8 +32,9 @@ static const char usage[] =
 	"  --event NAME   the graph in another of the run's events (default: its first)\n"
 	PV_WAITS_USAGE
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
-	"FUNC: a function's whole name, its name without parameters, a part of one\n"
-	"function's name only, or a /regex/ (POSIX extended) matching one function;\n"
+	"FUNC: a function's whole name, its name without parameters, its name as a box\n"
+	"shows it (Map<...>::find), a part of one function's name only, or a /regex/\n"
+	"(POSIX extended) matching one function;\n"
 	"when it finds none or several, the nearest are listed.\n";
 
 void pv_help_dot(FILE *out)

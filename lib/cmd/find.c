@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * find.c — the function a sub-command's --focus, --root or --lines names,
- * as a user types it: the whole name, the name without parameters, a
- * /regex/, or a part of the name found in one function only. A name that
+ * as a user types it: the whole name, the name without parameters, the
+ * name as the graph's box shows it, a /regex/, or a part of the name found
+ * in one function only. A name that
  * finds no function, or several, gets the nearest ones listed.
  */
 #define _GNU_SOURCE
@@ -42,6 +43,15 @@ static int bare(const struct pv_symbol *s, const struct query *q)
 {
 	size_t n = bare_length(s->name);
 	return strlen(q->text) == n && !strncmp(s->name, q->text, n);
+}
+
+/* s's name as a box shows it is q's: "Map<...>::find". */
+static int as_shown(const struct pv_symbol *s, const struct query *q)
+{
+	char *shown = pv_short_name(s->name);
+	int same = shown && !strcmp(shown, q->text);
+	free(shown);
+	return same;
 }
 
 /* q's text is a part of s's name without its parameters. */
@@ -214,7 +224,7 @@ int pv_find_functions(const struct pv_report *r, const char *name, const char *p
 		return -1;
 	/* The exact ways first: a part of a name only when no name is it. */
 	int (*const ways[])(const struct pv_symbol *, const struct query *) = {
-		exactly, bare, is_regex ? matches_regex : part
+		exactly, bare, as_shown, is_regex ? matches_regex : part
 	};
 	int n = 0;
 	for (size_t w = 0; w < sizeof(ways) / sizeof(ways[0]) && n == 0; w++) {

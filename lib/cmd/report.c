@@ -25,7 +25,7 @@
 #include "model/trust.h"
 
 static const char usage[] =
-	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact]\n"
+	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact] [--wide]\n"
 	"                      [--focus FUNC | --root FUNC | --lines FUNC] [--waits HOW]\n"
 	"                      [--color WHEN] PROFILE.json\n"
 	"The functions hottest first (self and total share of the run, calls, cost\n"
@@ -35,6 +35,7 @@ static const char usage[] =
 	"  --sort KEY    self (default), total, calls, per-call or name\n"
 	"  --event NAME  the event the tables are in (default: the run's first)\n"
 	"  --exact       whole numbers in the event's unit, not 1.23 ms\n"
+	"  --wide        whole names: template arguments too, not Map<...>::find(int)\n"
 	"  --focus FUNC  FUNC, its callees, and its callers with only what they spend\n"
 	"                through it, as profviz dot shows them; shares are of FUNC's total\n"
 	"  --root FUNC   FUNC and what runs below it; shares are of FUNC's total\n"
@@ -44,8 +45,9 @@ static const char usage[] =
 	"                sampled), libc's waits in a table of their own, each with its\n"
 	"                share of the wall; in: shares of the work and the waits together\n"
 	"  --color WHEN  auto (default: on a terminal), always or never\n"
-	"FUNC: a function's whole name, its name without parameters, a part of one\n"
-	"function's name only, or a /regex/ (POSIX extended) matching one function;\n"
+	"FUNC: a function's whole name, its name without parameters, its name as a box\n"
+	"shows it (Map<...>::find), a part of one function's name only, or a /regex/\n"
+	"(POSIX extended) matching one function;\n"
 	"when it finds none or several, the nearest are listed.\n";
 
 void pv_help_report(FILE *out)
@@ -63,6 +65,8 @@ struct view {
 	int ipc_instructions, ipc_cycles; /* event indexes, or -1 */
 	const struct pv_report *run; /* the whole run, whatever part r is */
 	const struct pv_host *hosts; /* r's, by function id: where inlined calls ran */
+	int wide;                    /* whole names, template arguments and all */
+	char **names;                /* r's, by function id, as the tables show them */
 };
 
 static const struct view *sorting; /* qsort has no context argument */
@@ -166,7 +170,7 @@ static void inlined_note(const struct view *v, const struct pv_rfunc *f)
 		printf("  %" PRIu64 " call%s inlined", f->inlined_calls,
 		       f->inlined_calls == 1 ? "" : "s");
 	if (h->func >= 0)
-		printf(" into %s", v->r->funcs[h->func].sym.name);
+		printf(" into %s", v->names[h->func]);
 	if (h->others)
 		printf(" and %u other%s", h->others, h->others == 1 ? "" : "s");
 }
@@ -250,7 +254,7 @@ static void flat(const struct view *v, unsigned top)
 			printf(" %8" PRIu64 " %s", f->samples, marked ? "?" : " ");
 			few += marked;
 		}
-		printf("  %s", f->sym.name);
+		printf("  %s", v->names[order[n]]);
 		where(f);
 		inlined_note(v, f);
 		inlined += f->inlined_calls > 0;
@@ -301,8 +305,8 @@ static void arcs(const struct view *v, unsigned top)
 		else
 			printf("%9s ", "-");
 		printf("%12" PRIu64 "  %s -> %s", a->calls,
-		       a->caller >= 0 ? r->funcs[a->caller].sym.name : "<uninstrumented>",
-		       r->funcs[a->callee].sym.name);
+		       a->caller >= 0 ? v->names[a->caller] : "<uninstrumented>",
+		       v->names[a->callee]);
 		if (pv_arc_all_inlined(a))
 			printf("  (inlined)");
 		else if (a->inlined_calls)
@@ -311,7 +315,7 @@ static void arcs(const struct view *v, unsigned top)
 		shown++;
 	}
 	if (rows < listed)
-		printf("... %u more arcs (--top 0 for all)\n", listed - rows);
+		printf("... %u more arc%s (--top 0 for all)\n", listed - rows, pv_s(listed - rows));
 	free(order);
 }
 
@@ -334,11 +338,11 @@ static void waits(const struct view *v, unsigned top)
 		printf("%6.2f%% ", percent(a->total[v->ev], pv_report_wall(r, v->ev)));
 		amount(v, (double)a->total[v->ev], 12);
 		printf(" %12" PRIu64 "  %s -> %s\n", a->calls,
-		       a->caller >= 0 ? r->funcs[a->caller].sym.name : "<uninstrumented>",
-		       r->funcs[a->callee].sym.name);
+		       a->caller >= 0 ? v->names[a->caller] : "<uninstrumented>",
+		       v->names[a->callee]);
 	}
 	if (rows < listed)
-		printf("... %u more waits (--top 0 for all)\n", listed - rows);
+		printf("... %u more wait%s (--top 0 for all)\n", listed - rows, pv_s(listed - rows));
 	free(order);
 }
 
@@ -539,7 +543,7 @@ struct report_options {
 	const char *event, *path;
 	const char *lines; /* --lines FUNC, or NULL */
 	enum sort_key key;
-	int exact, colour;
+	int exact, colour, wide;
 };
 
 static enum pv_parsed parse_options(int argc, char **argv, struct report_options *o)
@@ -550,7 +554,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		{ "color", required_argument, NULL, 'c' }, { "colour", required_argument, NULL, 'c' },
 		{ "focus", required_argument, NULL, 'f' }, { "root", required_argument, NULL, 'r' },
 		{ "lines", required_argument, NULL, 'l' }, { "waits", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "wide", no_argument, NULL, 'W' },        { "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	*o = (struct report_options){ .top = 25 };
@@ -566,6 +570,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		case 's': sort = optarg; break;
 		case 'e': o->event = optarg; break;
 		case 'x': o->exact = 1; break;
+		case 'W': o->wide = 1; break;
 		case 'c': colour = optarg; break;
 		case 'f': o->asked.focus = optarg; break;
 		case 'r': o->asked.root = optarg; break;
@@ -607,20 +612,45 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 	return PV_PARSED;
 }
 
+/* Each function's name as the tables show it: whole with --wide, else its
+ * template arguments elided (a std::map's run to a thousand characters).
+ * NULL when memory ran out. */
+static char **table_names(const struct pv_report *r, int wide)
+{
+	char **names = calloc(r->n_funcs + 1, sizeof(*names));
+	for (unsigned i = 0; names && i < r->n_funcs; i++) {
+		const char *name = r->funcs[i].sym.name;
+		if (!(names[i] = wide ? strdup(name) : pv_elided_name(name))) {
+			while (i--)
+				free(names[i]);
+			free(names);
+			return NULL;
+		}
+	}
+	return names;
+}
+
 /* The tables, then what is in doubt. */
 static int print_report(struct view *v, unsigned long top)
 {
 	struct pv_host *hosts = pv_inlined_hosts(v->r);
-	if (!hosts) {
+	char **names = table_names(v->r, v->wide);
+	if (!hosts || !names) {
+		free(hosts);
+		free(names);
 		fputs("profviz report: out of memory\n", stderr);
 		return PV_EXIT_TROUBLE;
 	}
 	v->hosts = hosts;
+	v->names = names;
 	heading(v);
 	flat(v, (unsigned)top);
 	arcs(v, (unsigned)top);
 	waits(v, (unsigned)top);
 	doubts(v);
+	for (unsigned i = 0; i < v->r->n_funcs; i++)
+		free(names[i]);
+	free(names);
 	free(hosts);
 	return fflush(stdout) == 0 ? 0 : PV_EXIT_TROUBLE;
 }
@@ -641,7 +671,7 @@ int pv_cmd_report(int argc, char **argv)
 	}
 	struct view v = { &l.r, 0, o.key, o.exact, o.colour,
 			  pv_report_event(&l.r, "instructions"), pv_report_event(&l.r, "cycles"),
-			  &l.r, NULL };
+			  &l.r, NULL, o.wide, NULL };
 	int status = PV_EXIT_TROUBLE;
 	struct pv_report part;
 	int ev = o.event ? pv_report_event(&l.r, o.event) : 0;

@@ -104,18 +104,17 @@ const char *pv_name_params(const char *name)
 	return end;
 }
 
-/* name without its parameters and with template arguments elided, into out
- * (room for 3 * strlen(name) + 1 bytes: "<>" becomes "<...>"). A name that
- * starts with '<' is one of the runtime's own ("<blocked: pthread_cond_wait>",
- * "<signal SIGALRM>"), shown whole: a C++ name never starts with one, its
+/* name[0..end) with template arguments elided, into out (room for
+ * 3 * strlen(name) + 1 bytes: "<>" becomes "<...>"). A name that starts
+ * with '<' is one of the runtime's own ("<blocked: pthread_cond_wait>",
+ * "<signal SIGALRM>"), kept whole: a C++ name never starts with one, its
  * template arguments follow a name. */
-static void short_name(const char *name, char *out)
+static void elide_templates(const char *name, const char *end, char *out)
 {
 	if (name[0] == '<') {
 		strcpy(out, name);
 		return;
 	}
-	const char *end = pv_name_params(name);
 	size_t len = 0;
 	int depth = 0;
 	for (const char *c = name; c < end; c++) {
@@ -141,11 +140,25 @@ static void short_name(const char *name, char *out)
 	out[len] = '\0';
 }
 
+char *pv_short_name(const char *name)
+{
+	char *out = malloc(3 * strlen(name) + 1);
+	if (out)
+		elide_templates(name, pv_name_params(name), out);
+	return out;
+}
+
+char *pv_elided_name(const char *name)
+{
+	char *out = malloc(3 * strlen(name) + 1);
+	if (out)
+		elide_templates(name, name + strlen(name), out);
+	return out;
+}
+
 void pv_dot_short_name(FILE *out, const char *name, size_t max)
 {
-	char *shown = malloc(3 * strlen(name) + 1);
-	if (shown)
-		short_name(name, shown);
+	char *shown = pv_short_name(name);
 	pv_dot_text(out, shown ? shown : name, max);
 	free(shown);
 }

@@ -19,6 +19,15 @@ void pv_dot_text(FILE *out, const char *s, size_t max);
  * parameters, template arguments elided: "ns::Map<...>::find". */
 void pv_dot_short_name(FILE *out, const char *name, size_t max);
 
+/* The same into memory the caller frees (NULL when memory ran out), not
+ * cut: what a user may type back from a box (--focus "Map<...>::find"). */
+char *pv_short_name(const char *name);
+
+/* name whole, parameters too, its template arguments elided:
+ * "std::_Rb_tree<...>::find(int const&)", for tables. Freed by the caller;
+ * NULL when memory ran out. */
+char *pv_elided_name(const char *name);
+
 /* Where name's parameter list begins ("f(int) const" -> "(int) const"), or
  * its end when it has none. */
 const char *pv_name_params(const char *name);
