@@ -2,6 +2,7 @@
 # profviz — build, test, demo and benchmark.
 #   make            build ./profviz.so and the ./profviz command (installs nothing)
 #   make demo       profile examples/wordfreq, leave prof.dot, prof.svg and prof.html
+#   make pictures   the README's pictures drawn again from the demo (viz/)
 #   make check      unit tests and the integration tests that need no download
 #   make check-real real programs built from Debian source packages
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS each
@@ -19,7 +20,7 @@
 #                   (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, ...: below)
 #   make uninstall  the files make install put there, with the same variables
 #   make man        the man page alone, build/man/profviz.1 (help2man)
-# demo, check, check-real and fuzz install what is missing first; nothing
+# demo, pictures, check, check-real and fuzz install what is missing first; nothing
 # else runs apt-get.
 
 CC ?= gcc
@@ -116,7 +117,7 @@ $(error SAN=$(SAN): use SAN=address or SAN=thread)
 endif
 
 # Compiles wait for deps only when the goal is one that may install.
-ifneq ($(filter demo check check-real fuzz deps,$(MAKECMDGOALS)),)
+ifneq ($(filter demo pictures check check-real fuzz deps,$(MAKECMDGOALS)),)
 DEPS := deps
 endif
 
@@ -299,6 +300,10 @@ check-real: profviz.so profviz $(SAN_SO) | $(DEPS)
 demo: profviz.so profviz | $(DEPS)
 	$(MAKE) -C examples demo
 
+# The README's pictures, from the demo itself (examples/Makefile).
+pictures: profviz.so profviz | $(DEPS)
+	$(MAKE) -C examples pictures
+
 bench:
 	./bench/run.sh
 
@@ -370,7 +375,7 @@ clean:
 
 FORCE:
 
-.PHONY: all unit check demo bench bench-truth bench-inlined bench-server bench-sampler \
+.PHONY: all unit check demo pictures bench bench-truth bench-inlined bench-server bench-sampler \
 	bench-hotlines bench-cpu bench-progs deps clean FORCE man install uninstall
 
 # Fuzz the configuration and event-name parsers (libFuzzer, ASan, UBSan).

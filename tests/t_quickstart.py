@@ -14,7 +14,11 @@ import harness as h
 
 t = h.Tap()
 readme = open(os.path.join(h.ROOT, "README.md")).read()
-block = readme.split("```sh", 1)[1].split("```", 1)[0]
+blocks = [b.split("```", 1)[0] for b in readme.split("```sh")[1:]]
+# The compile lines, and the run's first lines: each in the README's first
+# shell block that has them.
+block = next((b for b in blocks if "# gcc:" in b and "# clang:" in b), "")
+run_block = next((b for b in blocks if "LD_PRELOAD=./profviz.so ./prog\n" in b), "")
 
 
 def flags_after(comment):
@@ -50,7 +54,7 @@ with t.case("what to look at the graph with"):
         owner = path and subprocess.run(["dpkg-query", "-S", path], capture_output=True,
                                          text=True).stdout.split(":")[0]
         return owner if owner in packages else None
-    after = block.split("LD_PRELOAD=./profviz.so ./prog\n", 1)[1].splitlines()[0]
+    after = run_block.split("LD_PRELOAD=./profviz.so ./prog\n", 1)[1].splitlines()[0]
     viewer = after.split()[0]
     t.ok(installed_by_deps(viewer), "README: the first viewer named, %r, is installed by make "
          "deps" % viewer, after)

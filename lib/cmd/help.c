@@ -44,11 +44,15 @@ void pv_help_overview(FILE *out)
 	fputs("Usage: profviz COMMAND [ARGS...]\n"
 	      "  or:  profviz help [COMMAND | variables | all]\n"
 	      "  or:  profviz --version\n"
-	      "A function-level profiler for C and C++ programs. Build the program with\n"
-	      "gcc -finstrument-functions; profviz run preloads the runtime, profviz.so,\n"
-	      "which counts every call exactly, per call path, samples where the threads\n"
-	      "spend their CPU time, and writes the profile at exit. The other commands show\n"
-	      "a saved profile again, other ways, without running the program again.\n\n"
+	      "A function-level profiler for C and C++ programs. Build the program with -g,\n"
+	      "its usual optimisation (-O2) and the hooks. With clang, whose times are truer:\n"
+	      "-finstrument-functions-after-inlining -gdwarf-aranges. With gcc:\n"
+	      "-finstrument-functions and\n"
+	      "-finstrument-functions-exclude-file-list=.h,/usr/include/. profviz run\n"
+	      "preloads the runtime, profviz.so, which counts every call exactly, per call\n"
+	      "path, samples where the threads spend their CPU time, and writes the profile\n"
+	      "at exit. The other commands show a saved profile again, other ways, without\n"
+	      "running the program again.\n\n"
 	      "Commands:\n",
 	      out);
 	for (size_t i = 0; i < pv_n_commands; i++)
