@@ -62,8 +62,10 @@ RT_LIBS := -ldw -lelf -lz -ldl -lpthread -lm
 #            libjansson; never the runtime
 LAYERS := base model output runtime
 # The runtime's entry: start-up, threads and fork (runtime.c), its dumps
-# (dump.c) and dlclose (unload.c), which share the process-wide state.
-RUNTIME_ENTRY := lib/runtime/runtime.c lib/runtime/dump.c lib/runtime/unload.c
+# (dump.c), dlclose (unload.c) and windows of the run (window.c), which
+# share the process-wide state.
+RUNTIME_ENTRY := lib/runtime/runtime.c lib/runtime/dump.c lib/runtime/unload.c \
+	lib/runtime/window.c
 WRAPPERS := $(wildcard lib/runtime/wrap/*.c)
 # Wrappers that cannot be C (functions that return twice).
 ASM_WRAPPERS := $(wildcard lib/runtime/wrap/*.S)

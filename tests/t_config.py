@@ -34,7 +34,15 @@ BAD = [("PROFVIZ_QUIET", "maybe", "PROFVIZ_QUIET='maybe' is not 0 or 1; using 0"
        ("PROFVIZ_OUPUT", "x.json", "PROFVIZ_OUPUT=x.json is ignored: profviz has no variable "
         "PROFVIZ_OUPUT; did you mean PROFVIZ_OUTPUT?"),
        ("PROFVIZ_EVENTS", "cycels", "PROFVIZ_EVENTS: 'cycels': unknown event (did you mean "
-        "'cycles'?)")]
+        "'cycles'?)"),
+       ("PROFVIZ_SIGNAL", "SIGKILL", "PROFVIZ_SIGNAL='SIGKILL' cannot be caught; no signal "
+        "opens windows"),
+       ("PROFVIZ_SIGNAL", "SIGSEGV", "PROFVIZ_SIGNAL='SIGSEGV' is a fault's, not a message's"),
+       ("PROFVIZ_SIGNAL", "USR3", "PROFVIZ_SIGNAL='USR3' is not a signal"),
+       ("PROFVIZ_START", "stopped", "PROFVIZ_START='stopped' is not 'running' or 'paused'; "
+        "using running"),
+       ("PROFVIZ_INTERVAL", "1m", "PROFVIZ_INTERVAL='1m' is not a number of seconds from 0 "
+        "to 86400")]
 for name, value, message in BAD:
     with t.case(name + "=" + value[:20]):
         env = {name: value}

@@ -11,7 +11,8 @@ import harness as h
 
 t = h.Tap()
 SO = h.PRELOAD_LIST.split()[-1]
-OWN = {"profviz_dump": "PROFVIZ_1"}
+OWN = {name: "PROFVIZ_1" for name in ("profviz_dump", "profviz_start", "profviz_stop",
+                                       "profviz_reset", "profviz_window")}
 # Interposed on glibc: the hooks and every libc wrapper of lib/runtime/wrap/interpose.c,
 # signals.c, blocking.c, ucontext.c, creds.c, tasks.c and (on x86-64) returns_twice.S beside it.
 RETURNS_TWICE = ["setjmp", "_setjmp", "__sigsetjmp", "vfork", "__vfork"]
@@ -58,7 +59,7 @@ with t.case("exports"):
     exports = dynamic_symbols(SO, True)
     versions = {n: v for n, v in exports.items() if n != "PROFVIZ_1"}
     t.eq(versions, want,
-         "exactly the hooks and wrappers (base version) and profviz_dump@@PROFVIZ_1")
+         "exactly the hooks and wrappers (base version) and the API @@PROFVIZ_1")
 
 # Programs that between them call every wrapper.
 PROGS = [("life", ["return"], []), ("fds", ["loop"], []), ("interp", ["3", "2"], []),

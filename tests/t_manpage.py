@@ -82,7 +82,7 @@ with t.case("commands"):
         t.ok(part.startswith(synopsis), "%s: its synopsis" % name,
              "%r\n%r" % (synopsis, part[:200]))
         options = re.findall(r"^ {1,4}(-\S.*?)(?:  +|\n {20,})(\S.*(?:\n {10,}\S.*)*)", own, re.M)
-        if name not in ("convert", "help", "version"):
+        if name not in ("help", "version", "dump", "reset", "start", "stop"):
             t.ok(options, "%s: its --help lists options" % name)
         missing = [o for o, d in options if words(o + " " + d) not in part]
         t.eq(missing, [], "%s: every option of its --help, with what it does" % name)

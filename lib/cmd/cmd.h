@@ -30,6 +30,10 @@ int pv_cmd_convert(int argc, char **argv); /* convert.c */
 int pv_cmd_merge(int argc, char **argv);   /* merge.c */
 int pv_cmd_diff(int argc, char **argv);    /* diff.c */
 int pv_cmd_html(int argc, char **argv);    /* html.c */
+int pv_cmd_dump(int argc, char **argv);    /* window.c */
+int pv_cmd_reset(int argc, char **argv);   /* window.c */
+int pv_cmd_start(int argc, char **argv);   /* window.c */
+int pv_cmd_stop(int argc, char **argv);    /* window.c */
 int pv_cmd_help(int argc, char **argv);    /* help.c */
 int pv_cmd_version(int argc, char **argv); /* help.c */
 void pv_help_run(FILE *out);
@@ -39,6 +43,10 @@ void pv_help_convert(FILE *out);
 void pv_help_merge(FILE *out);
 void pv_help_diff(FILE *out);
 void pv_help_html(FILE *out);
+void pv_help_dump(FILE *out);
+void pv_help_reset(FILE *out);
+void pv_help_start(FILE *out);
+void pv_help_stop(FILE *out);
 void pv_help_help(FILE *out);
 void pv_help_version(FILE *out);
 

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
 #include "output/config.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "base/log.h"
@@ -177,6 +180,56 @@ static void parse_outputs(struct pv_config *c, const char *value)
 	}
 }
 
+int pv_config_signal(const char *value, int *sig, const char **why)
+{
+	const char *name = strncmp(value, "SIG", 3) ? value : value + 3;
+	char *end;
+	long n = strtol(value, &end, 10);
+	*why = "is not a signal";
+	if (end == value || *end) {
+		n = 0;
+		if (!strncmp(name, "RTMIN+", 6) || !strncmp(name, "RTMAX-", 6)) {
+			long k = strtol(name + 6, &end, 10);
+			if (end != name + 6 && !*end)
+				n = name[2] == 'M' && name[3] == 'I' ? SIGRTMIN + k : SIGRTMAX - k;
+		} else if (!strcmp(name, "RTMIN") || !strcmp(name, "RTMAX")) {
+			n = name[3] == 'I' ? SIGRTMIN : SIGRTMAX;
+		} else {
+			for (int s = 1; s < SIGRTMIN && !n; s++)
+				if (sigabbrev_np(s) && !strcmp(sigabbrev_np(s), name))
+					n = s;
+		}
+	}
+	if (n <= 0 || n > SIGRTMAX || (n >= 32 && n < SIGRTMIN))
+		return 0;
+	switch (n) {
+	case SIGKILL: case SIGSTOP:
+		*why = "cannot be caught";
+		return 0;
+	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGTRAP: case SIGABRT:
+	case SIGSYS:
+		*why = "is a fault's, not a message's";
+		return 0;
+	case SIGCHLD: case SIGCONT: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		*why = "is job control's";
+		return 0;
+	}
+	*sig = (int)n;
+	return 1;
+}
+
+static int parse_signal(const char *value)
+{
+	if (!value || !*value || !strcmp(value, "none"))
+		return 0;
+	int sig;
+	const char *why;
+	if (pv_config_signal(value, &sig, &why))
+		return sig;
+	pv_log("PROFVIZ_SIGNAL='%.64s' %s; no signal opens windows", value, why);
+	return 0;
+}
+
 void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 {
 	memset(c, 0, sizeof(*c));
@@ -206,6 +259,11 @@ void pv_config_load(struct pv_config *c, pv_getenv_fn *get, int secure)
 	/* PROFVIZ_WAITS: the graph's shares of the work, the waits apart with
 	 * their share of the wall; or of everything, the waits inside. */
 	c->waits_inside = parse_either("PROFVIZ_WAITS", get("PROFVIZ_WAITS"), "apart", "in");
+	/* Windows of the run: by a signal, every N s, the first one when asked. */
+	c->window_signal = parse_signal(get("PROFVIZ_SIGNAL"));
+	c->start_paused = parse_either("PROFVIZ_START", get("PROFVIZ_START"), "running", "paused");
+	c->window_seconds = parse_whole("PROFVIZ_INTERVAL", get("PROFVIZ_INTERVAL"),
+					PV_MAX_WINDOW_SECONDS, "a number of seconds", 0);
 	const char *output = get("PROFVIZ_OUTPUT");
 	if (secure && output) {
 		pv_log("PROFVIZ_OUTPUT is ignored in a setuid/setgid program; writing %s",

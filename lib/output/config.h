@@ -33,6 +33,9 @@ struct pv_config {
 	unsigned rate_hz;           /* PROFVIZ_RATE: samples per second of CPU */
 	int rate_forced;            /* ... given: else a sample's cost sets the rate */
 	int waits_inside;           /* PROFVIZ_WAITS=in: the graph's shares hold the waits */
+	int window_signal;          /* PROFVIZ_SIGNAL: opens and writes windows; 0: none */
+	int start_paused;           /* PROFVIZ_START=paused: nothing kept until a window opens */
+	unsigned window_seconds;    /* PROFVIZ_INTERVAL=N: a window written every N s; 0: none */
 };
 
 #define PV_DEFAULT_OUTPUT "prof.dot"
@@ -51,6 +54,26 @@ struct pv_config {
 #define PV_MAX_RATE_HZ 20000
 /* PROFVIZ_PROGRESS: at most a day between lines. */
 #define PV_MAX_PROGRESS_SECONDS 86400
+
+/* PROFVIZ_INTERVAL: at most a day a window. */
+#define PV_MAX_WINDOW_SECONDS 86400
+
+/* The signal value names ("SIGUSR2", "USR2", "12", "SIGRTMIN+2") that a
+ * program may hand to profviz: 1 and *sig set, or 0 (with *why set) for
+ * one the program cannot give up (SIGKILL, a fault, job control). */
+int pv_config_signal(const char *value, int *sig, const char **why);
+
+/* What PROFVIZ_SIGNAL asks of the runtime (runtime/window.h), in the value
+ * sigqueue(3) gives it (profviz dump PID, profviz reset PID); a plain kill
+ * asks PV_WINDOW_TOGGLE. */
+enum pv_window_ask {
+	PV_WINDOW_TOGGLE = 0, /* open one if none is open, else close it */
+	PV_WINDOW_OPEN = 1,   /* open one, or start the open one again from now */
+	PV_WINDOW_CLOSE = 2,  /* write what ran since the window's start, and close it */
+	PV_WINDOW_NEXT = 3,   /* write what ran since the window's start; the next starts now */
+	PV_WINDOW_START = 4,  /* open one unless one is open (profviz_start(): not a signal's) */
+	PV_WINDOW_TICK = 5,   /* PROFVIZ_INTERVAL's: NEXT, if a window is open (not a signal's) */
+};
 
 typedef const char *pv_getenv_fn(const char *name);
 

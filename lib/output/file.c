@@ -28,6 +28,9 @@ int pv_output_path(const struct pv_output *o, int pid, struct pv_output_tag tag,
 	if (tag.exec_n)
 		snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), ".exec%d",
 			 tag.exec_n);
+	if (tag.window_n)
+		snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), ".w%d",
+			 tag.window_n);
 	size_t n = strlen(suffix), len = strlen(out);
 	if (!n)
 		return 0;

@@ -29,6 +29,7 @@ int pv_expand_path(const char *template, int pid, char *out, unsigned size);
 struct pv_output_tag {
 	int child_pid; /* a forked child: ".PID" before the extension, unless %p */
 	int exec_n;    /* written before exec: ".execN" before the extension */
+	int window_n;  /* a window of the run (runtime/window.h): ".wN" */
 };
 
 /* Write one file with writer, atomically. 0, or -1 after a message. */

@@ -57,6 +57,20 @@ const struct pv_variable pv_variables[] = {
 	  "whole seconds, 0 to " NUMBER(PV_MAX_PROGRESS_SECONDS) ": a line on stderr every N "
 	  "seconds saying the run is still being profiled; 0: none",
 	  "0" },
+	{ "PROFVIZ_SIGNAL",
+	  "a signal's name or number (SIGUSR2, USR2, 12, SIGRTMIN+1), not a fault's or job "
+	  "control's: each one sent opens a window of the run, the next writes it (prof.w1.json, "
+	  "...) and closes it; profviz dump PID and profviz reset PID send it; the program's own "
+	  "handler of that signal is not installed",
+	  "none" },
+	{ "PROFVIZ_START",
+	  "running, or paused: nothing is written until a window opens (by PROFVIZ_SIGNAL, "
+	  "PROFVIZ_INTERVAL or profviz_start()), and no profile at exit but the open window's",
+	  "running" },
+	{ "PROFVIZ_INTERVAL",
+	  "whole seconds, 0 to " NUMBER(PV_MAX_WINDOW_SECONDS) ": a window written every N "
+	  "seconds (prof.w1.json, prof.w2.json, ...), each the run since the one before; 0: none",
+	  "0" },
 	{ "PROFVIZ_DEBUG",
 	  "0 to " NUMBER(PV_DEBUG_MAX) ": debug lines on stderr, each starting 'profviz: "
 	  "debug:'; 1: the run's course; 2: also the runtime's repairs; 3: also every "

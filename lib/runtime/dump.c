@@ -29,6 +29,7 @@
 #include "runtime/arch.h"
 #include "runtime/counters.h"
 #include "runtime/cpusamples.h"
+#include "runtime/dump.h"
 #include "runtime/fds.h"
 #include "runtime/guard.h"
 #include "runtime/handover.h"
@@ -39,6 +40,7 @@
 #include "runtime/sigdefer.h"
 #include "runtime/stack.h"
 #include "runtime/symbols.h"
+#include "runtime/window.h"
 
 /* t's readings now, taken on this thread: its own events as its hooks read
  * them; another thread's through what can be read from here (the TSC, and
@@ -88,47 +90,41 @@ static void snapshot_live_threads(struct pv_profile *snap, int at_exit)
 		__tsan_ignore_thread_end();
 }
 
-/* dump() found nothing to write: no file was touched. */
-#define PV_NOTHING_WRITTEN 1
-
-/* Write the outputs from the ended threads plus a snapshot of the live ones.
- * at_exit: the process is ending, so open frames are closed. exec_n: the
- * image is about to be replaced (files get .execN). 0, -1 if a file could
- * not be written, or PV_NOTHING_WRITTEN. */
-static int dump(int at_exit, int exec_n)
+void pv_snapshot_take(struct pv_snapshot *s, int at_exit)
 {
-	struct pv_profile snap;
-	pv_profile_init(&snap, pv_profile_events());
-	/* Signals stay blocked to the end: a handler calling exit() amid the
-	 * report's mallocs would dump again from inside them. */
+	memset(s, 0, sizeof(*s));
+	pv_profile_init(&s->profile, pv_profile_events());
 	sigset_t saved;
 	pv_process_lock(&saved);
-	snapshot_live_threads(&snap, at_exit);
+	snapshot_live_threads(&s->profile, at_exit);
 	/* The PCs since the sampler's last look too; mapped after the lock. */
 	for (struct pv_thread *t = pv_live; t; t = t->next)
 		pv_hotpcs_take(&pv_hotpcs, &t->pcring);
-	size_t n_pcs = 0;
-	struct pv_hotpcs_account pcs_read;
-	struct pv_hotpc *pcs = pv_hotpcs_copy(&pv_hotpcs, &n_pcs, &pcs_read);
-	pv_profile_add(&snap, &pv_profile);
-	snap.losses.unrecorded_calls += pv_sigdefer_lost(); /* handlers' */
-	snap.losses.threads_shared += pv_runtime_shared_unborn();
+	s->pcs = pv_hotpcs_copy(&pv_hotpcs, &s->n_pcs, &s->pcs_read);
+	pv_profile_add(&s->profile, &pv_profile);
+	s->profile.losses.unrecorded_calls += pv_sigdefer_lost(); /* handlers' */
+	s->profile.losses.threads_shared += pv_runtime_shared_unborn();
 	if (pv_time_sampled) {
 		struct pv_sampling now;
 		pv_sampler_account(&pv_sampler, &now);
-		pv_sampling_add(&snap.sampling, &now);
+		pv_sampling_add(&s->profile.sampling, &now);
 	}
-	pv_lock_give(&pv_lock);
+	pv_process_unlock(&saved);
 	pv_hotpcs_say_refusal(&pv_hotpcs); /* the sampler's thread cannot say it */
-	if (!snap.funcs) {
-		/* Nothing instrumented ran here (a shell, make, timeout): writing
-		 * would only replace the files of a process that has a profile. */
-		pv_profile_clear(&snap);
-		free(pcs);
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
-		return PV_NOTHING_WRITTEN;
-	}
+}
 
+void pv_snapshot_free(struct pv_snapshot *s)
+{
+	pv_profile_clear(&s->profile);
+	free(s->pcs);
+	s->pcs = NULL;
+	s->n_pcs = 0;
+}
+
+int pv_snapshot_write(struct pv_snapshot *s, struct pv_output_tag tag)
+{
+	if (!s->profile.funcs)
+		return PV_NOTHING_WRITTEN;
 	/* The sampled time first, when there is one, then the events read per
 	 * call: the order of the profile's costs (handover.h). */
 	unsigned first = (unsigned)pv_time_sampled;
@@ -146,8 +142,9 @@ static int dump(int at_exit, int exec_n)
 		.max_nodes = pv_config.max_nodes,
 		.waits_inside = pv_config.waits_inside,
 	};
+	struct pv_profile *snap = &s->profile;
 	struct pv_conversion read, conv = { .factor = { 1 }, .running_ratio = { 1 } };
-	pv_counters_conversion(&pv_events, snap.enabled + first, snap.running + first, &read);
+	pv_counters_conversion(&pv_events, snap->enabled + first, snap->running + first, &read);
 	conv.wall_seconds = read.wall_seconds;
 	for (unsigned i = 0; i < pv_events.n; i++) {
 		conv.factor[first + i] = read.factor[i];
@@ -155,11 +152,11 @@ static int dump(int at_exit, int exec_n)
 	}
 	struct pv_symbolizer *syms = pv_symbols_open(pv_unloaded);
 	int status = -1;
-	struct pv_output_tag tag = { .child_pid = pv_child_pid, .exec_n = exec_n };
 	struct pv_namer names = pv_runtime_namer(syms);
-	if (pv_report_build(&r, &snap, &names, &conv, &pv_overhead) == 0) {
+	if (pv_report_build(&r, snap, &names, &conv, &pv_overhead) == 0) {
 		struct pv_hotlines_account lines;
-		pv_hotlines_annotate(&r, pcs, n_pcs, &pcs_read, syms, PV_LINES_KEPT, &lines);
+		pv_hotlines_annotate(&r, s->pcs, s->n_pcs, &s->pcs_read, syms, PV_LINES_KEPT,
+				     &lines);
 		pv_report_warn_losses(&r);
 		uint64_t began = pv_monotonic_ns();
 		status = pv_output_write_all(pv_config.outputs, pv_config.n_outputs, &r, r.pid, tag);
@@ -167,9 +164,26 @@ static int dump(int at_exit, int exec_n)
 			 r.n_funcs, r.n_arcs, r.threads, (double)(pv_monotonic_ns() - began) * 1e-6);
 		pv_report_free(&r);
 	}
-	free(pcs);
 	pv_symbols_close(syms);
-	pv_profile_clear(&snap);
+	return status;
+}
+
+/* Write the outputs from the ended threads plus a snapshot of the live ones.
+ * at_exit: the process is ending, so open frames are closed. exec_n: the
+ * image is about to be replaced (files get .execN). 0, -1 if a file could
+ * not be written, or PV_NOTHING_WRITTEN. Signals stay blocked to the end:
+ * a handler calling exit() amid the report's mallocs would dump again from
+ * inside them. */
+static int dump(int at_exit, int exec_n)
+{
+	sigset_t all, saved;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	struct pv_snapshot s;
+	pv_snapshot_take(&s, at_exit);
+	int status = pv_snapshot_write(&s, (struct pv_output_tag){ .child_pid = pv_child_pid,
+								     .exec_n = exec_n });
+	pv_snapshot_free(&s);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	return status;
 }
@@ -355,7 +369,8 @@ void pv_runtime_exit_now(void)
 		pv_guard_leave(&g);
 		return;
 	}
-	dump_outside_hooks(1, 0);
+	if (pv_window_at_exit())
+		dump_outside_hooks(1, 0);
 }
 
 static void at_exit_last(void *arg)

@@ -48,6 +48,7 @@
 #include "runtime/sigdefer.h"
 #include "runtime/stderr.h"
 #include "runtime/thread.h"
+#include "runtime/window.h"
 #include "runtime/wrap/wrap.h"
 
 /* ---- process-wide state (process.h) ---- */
@@ -292,6 +293,7 @@ static void announce(void)
 	pv_stderr_speak();
 	if (!pv_config.disabled && pv_progress_start(pv_config.progress, live_thread_count) < 0)
 		pv_log("PROFVIZ_PROGRESS: no thread for it: no progress lines");
+	pv_window_start_thread();
 }
 
 /* The thread whose first call starts the sampler, whose ring it opens. */
@@ -563,6 +565,7 @@ static void fork_child_profile(void)
 	struct pv_thread *self = pv_self;
 	pv_pid = pv_child_pid = getpid();
 	pv_dumped = 0;
+	pv_window_forked();
 	pv_profile_clear(&pv_profile);
 	pv_hotpcs_clear(&pv_hotpcs);
 	pv_sigdefer_forget_lost();
@@ -769,6 +772,12 @@ static void pv_init(void)
 	if (!pv_config.disabled) {
 		at_quick_exit(pv_runtime_at_quick_exit);
 		pv_wrap_catch_fatal_signals();
+		pv_window_init();
+		/* Its signal's handler replaces the fatal one. */
+		if (pv_config.window_signal &&
+		    pv_wrap_take_signal(pv_config.window_signal, pv_window_on_signal) != 0)
+			pv_log("PROFVIZ_SIGNAL: cannot handle signal %d: %s", pv_config.window_signal,
+			       strerror(errno));
 	}
 	pv_counters_mark_start();
 	if (pv_config.disabled) {

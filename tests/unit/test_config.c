@@ -2,6 +2,7 @@
 /* PROFVIZ_* parsing: defaults, valid values, and the exact message and
  * fallback for each kind of bad value. */
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 
 #include "output/config.h"
@@ -342,6 +343,20 @@ int main(void)
 	tap_ok(pv_expand_path("%p%p%p%p%p%p%p%p%p%p", 123456789, out, 32) == -1,
 	       "an expansion that does not fit is refused");
 
+	int sig;
+	const char *why;
+	tap_ok(pv_config_signal("SIGUSR2", &sig, &why) && sig == SIGUSR2 &&
+		       pv_config_signal("USR2", &sig, &why) && sig == SIGUSR2 &&
+		       pv_config_signal("12", &sig, &why) && sig == 12 &&
+		       pv_config_signal("SIGRTMIN+1", &sig, &why) && sig == SIGRTMIN + 1 &&
+		       pv_config_signal("RTMAX-2", &sig, &why) && sig == SIGRTMAX - 2 &&
+		       pv_config_signal("SIGHUP", &sig, &why) && sig == SIGHUP,
+	       "PROFVIZ_SIGNAL: by name, without SIG, by number, real-time ones");
+	tap_ok(!pv_config_signal("SIGSTOP", &sig, &why) && !pv_config_signal("9", &sig, &why) &&
+		       !pv_config_signal("SIGCHLD", &sig, &why) &&
+		       !pv_config_signal("SIGRTMIN+99", &sig, &why) &&
+		       !pv_config_signal("0", &sig, &why) && !pv_config_signal("", &sig, &why),
+	       "PROFVIZ_SIGNAL: none the program cannot give up, none that is not a signal");
 	check_documented_variables();
 	check_names();
 	return tap_done();

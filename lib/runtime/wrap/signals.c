@@ -19,11 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "base/sysraw.h"
 #include "runtime/arch.h"
 #include "runtime/guard.h"
 #include "runtime/runtime.h"
 #include "runtime/sigdefer.h"
+#include "runtime/window.h"
 #include "runtime/wrap/wrap.h"
 
 typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
@@ -219,11 +221,44 @@ void pv_wrap_catch_fatal_signals(void)
 	}
 }
 
+int pv_wrap_take_signal(int sig, void (*handler)(int, siginfo_t *, void *))
+{
+	struct sigaction a = { .sa_sigaction = handler, .sa_flags = SA_SIGINFO | SA_RESTART };
+	sigemptyset(&a.sa_mask);
+	return next_sigaction()(sig, &a, NULL);
+}
+
+/* The runtime's own signal (pv_wrap_take_signal): the program's asks kept,
+ * as it will read them back; its handler said once not to run. */
+static int keep_for_program(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	static int said;
+	if (old) {
+		if (user_installed[sig]) {
+			*old = user_action[sig];
+		} else {
+			memset(old, 0, sizeof(*old));
+			old->sa_handler = SIG_DFL;
+		}
+	}
+	if (act) {
+		user_action[sig] = *act;
+		user_installed[sig] = 1;
+		if ((act->sa_flags & SA_SIGINFO || act->sa_handler != SIG_DFL) &&
+		    !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+			pv_log("the program's handler of signal %d does not run: PROFVIZ_SIGNAL "
+			       "takes that signal", sig);
+	}
+	return 0;
+}
+
 PV_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	sigaction_fn *real = next_sigaction();
 	if (sig <= 0 || sig >= PV_NSIG || sig == SIGKILL || sig == SIGSTOP)
 		return real(sig, act, old);
+	if (pv_window_takes(sig))
+		return keep_for_program(sig, act, old);
 	struct sigaction kernel_old, program_old = user_action[sig];
 	int had_user = user_installed[sig] && !reset_by_delivery[sig];
 	int was_reset = reset_by_delivery[sig];

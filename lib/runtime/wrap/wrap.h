@@ -10,6 +10,8 @@
 #ifndef PV_WRAP_H
 #define PV_WRAP_H
 
+#include <signal.h>
+
 #include "base/compiler.h"
 #include "runtime/waits.h"
 
@@ -43,6 +45,10 @@ PV_HIDDEN void pv_wrap_init(void);
 /* Install the runtime's handlers for fatal signals left at their default
  * (signals.c), when the process is profiled. */
 PV_HIDDEN void pv_wrap_catch_fatal_signals(void);
+/* Handle sig with the runtime's own handler (PROFVIZ_SIGNAL's, window.h):
+ * what the program asks of sig from then on is kept for it to read back,
+ * not installed. 0, or -1 with errno. */
+PV_HIDDEN int pv_wrap_take_signal(int sig, void (*handler)(int, siginfo_t *, void *));
 
 /* libc's function which; never NULL: a libc without the function the
  * program has just called ends the process as abort() would. */
