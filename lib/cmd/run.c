@@ -32,8 +32,12 @@ static const char usage[] =
 	"                   -- PROGRAM [ARGS...]\n"
 	"Run PROGRAM with the profviz runtime (profviz.so) preloaded, and say where its\n"
 	"profile went. The exit status is the program's; a program killed by a signal\n"
-	"has this command killed by the same signal. The runtime is the one beside this\n"
-	"command (in a build tree), else the one installed with it, in\n"
+	"has this command killed by the same signal. Signals sent to this command go on\n"
+	"to the program: TERM, HUP, USR1, USR2, ALRM, WINCH, CONT and every other whose\n"
+	"default action would end it, real-time ones included, as timeout(1) does; ^C\n"
+	"and ^\\ are ignored (the terminal sends them, as its other signals, to the\n"
+	"program itself). The runtime is the one beside this command (in a build\n"
+	"tree), else the one installed with it, in\n"
 	PV_RUNTIME_FROM_BIN " from the command's directory.\n"
 	"  -o FILES        what to write, as PROFVIZ_OUTPUT: e.g. prof.dot,prof.json\n"
 	"  -e EVENTS       what to count, as PROFVIZ_EVENTS: e.g. task-clock,page-faults\n"
@@ -225,34 +229,193 @@ static int load_config(struct pv_config *config)
 	return config_problems ? -1 : 0;
 }
 
-/* Like system(): a ^C at the terminal is the program's to act on. */
-struct terminal_signals {
-	struct sigaction interrupt, quit;
+/* Signals while the program runs.
+ *
+ * Like system(), this command ignores ^C and ^\: the terminal sends them to
+ * its whole foreground process group, and the program is in this
+ * command's group (it gets no group of its own, so that the terminal's
+ * job control treats the two as one job), so they are the program's to
+ * act on.
+ *
+ * Every other signal whose default action would end this command, and
+ * SIGWINCH and SIGCONT, is passed on to the program when another process
+ * sends it (a service manager's or a script's kill, timeout(1)'s): the
+ * program is not left running without this command, and the command's
+ * status is then the program's as ever. The list is what GNU timeout
+ * passes on since coreutils 9.10 (every signal whose default action ends
+ * the process, real-time ones included; timeout's SIGINT and SIGQUIT
+ * aside), with SIGWINCH and SIGCONT, which service managers and terminals
+ * send besides. A signal is not passed on when:
+ * - it was ignored when this command started (nohup, a background job):
+ *   it stays ignored, for the program too;
+ * - the kernel sent it (si_code > 0), for the terminal: its SIGHUP,
+ *   SIGWINCH and SIGCONT go to the whole foreground group, the program
+ *   too. But when this command leads its session, a hangup's SIGHUP and
+ *   SIGCONT come to it alone: they are passed on. So is the SIGALRM of an
+ *   alarm set before this command was exec'd (`alarm 10; exec ...`), which
+ *   the program would have had. The kernel's other signals are this
+ *   command's own (a fault, SIGPIPE on its stderr, a resource limit): they
+ *   act as they did before the run, through the disposition it had;
+ * - the program sent it (to its group, or to its parent);
+ * - it is a stop: SIGTSTP, SIGTTIN and SIGTTOU keep their defaults, so that
+ *   a ^Z stops this command with the program (the terminal sends it to
+ *   both), and the shell's SIGCONT of the group continues both.
+ * A signal sent to the whole process group (kill -TERM -PGID, a shell's
+ * kill %1) reaches the program directly and again through this command:
+ * the two cannot be told apart, as for timeout(1).
+ *
+ * The signals passed on are blocked from before the fork until the
+ * program's pid is known; the child gives back the dispositions and the
+ * mask this command started with before it execs. The program's pid stays
+ * in program_pid until it is reaped, so a late signal reaches a zombie,
+ * never a pid used again. */
+static const int passed_on[] = {
+	SIGHUP, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGWINCH, SIGCONT,
+	SIGABRT, SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSYS, SIGXCPU, SIGXFSZ,
+	SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
 };
 
-static void ignore_terminal_signals(struct terminal_signals *saved)
+static volatile sig_atomic_t program_pid; /* 0 while there is none */
+static volatile sig_atomic_t leads_session;
+
+/* What this command's signals were before the run. */
+struct signal_state {
+	struct sigaction before[NSIG];
+	sigset_t changed; /* the signals whose disposition the run changed */
+	sigset_t mask;    /* the mask this command started with */
+	sigset_t handled; /* the signals passed on */
+};
+static struct signal_state original;
+
+/* Sent by another process: by kill(), sigqueue() or tgkill(). */
+static int sent_by_another(const siginfo_t *info)
 {
-	struct sigaction ignore = { .sa_handler = SIG_IGN };
-	sigaction(SIGINT, &ignore, &saved->interrupt);
-	sigaction(SIGQUIT, &ignore, &saved->quit);
+	return (info->si_code == SI_USER || info->si_code == SI_QUEUE ||
+		info->si_code == SI_TKILL) && info->si_pid != getpid();
 }
 
-static void restore_terminal_signals(const struct terminal_signals *saved)
+/* One of this command's own signals: it acts as it did before the run, the
+ * disposition given back; a fault comes again when the handler returns. */
+static void as_before(int sig, const siginfo_t *info)
 {
-	sigaction(SIGINT, &saved->interrupt, NULL);
-	sigaction(SIGQUIT, &saved->quit, NULL);
+	sigaction(sig, &original.before[sig], NULL);
+	int fault = info->si_code > 0 &&
+		    (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE);
+	if (!fault)
+		raise(sig);
+}
+
+static void send_to(pid_t pid, int sig, const siginfo_t *info)
+{
+	if (pid <= 0)
+		return;
+	if (info->si_code == SI_QUEUE) /* with its value */
+		sigqueue(pid, sig, info->si_value);
+	else
+		kill(pid, sig);
+}
+
+/* Async-signal-safe: kill(), sigqueue(), raise(), sigaction(). */
+static void pass_on_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	int saved_errno = errno;
+	pid_t pid = program_pid;
+	if (sent_by_another(info)) {
+		if (info->si_pid != pid)
+			send_to(pid, sig, info);
+	} else if (sig == SIGALRM || (leads_session && (sig == SIGHUP || sig == SIGCONT))) {
+		send_to(pid, sig, info);
+	} else if (sig != SIGHUP && sig != SIGCONT && sig != SIGWINCH) {
+		as_before(sig, info);
+	}
+	errno = saved_errno;
+}
+
+/* The signals passed on, but those ignored when this command started. */
+static void signals_to_pass_on(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(passed_on) / sizeof(passed_on[0]); i++)
+		sigaddset(set, passed_on[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction now;
+		if (sigismember(set, sig) == 1 && sigaction(sig, NULL, &now) == 0 &&
+		    !(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_IGN)
+			sigdelset(set, sig);
+	}
+}
+
+/* From before the fork: ^C and ^\ ignored, SIGCHLD the default (ignored,
+ * it would reap the program unseen), the others' handler in place, blocked
+ * until the program's pid is known. */
+static void take_signals(void)
+{
+	leads_session = getsid(0) == getpid();
+	signals_to_pass_on(&original.handled);
+	sigprocmask(SIG_BLOCK, &original.handled, &original.mask);
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, waitable = { .sa_handler = SIG_DFL };
+	sigaction(SIGINT, &ignore, &original.before[SIGINT]);
+	sigaction(SIGQUIT, &ignore, &original.before[SIGQUIT]);
+	sigaction(SIGCHLD, &waitable, &original.before[SIGCHLD]);
+	original.changed = original.handled;
+	sigaddset(&original.changed, SIGINT);
+	sigaddset(&original.changed, SIGQUIT);
+	sigaddset(&original.changed, SIGCHLD);
+	/* One at a time: of several pending, the lowest number first, as the
+	 * kernel would give them to the program. */
+	struct sigaction pass = { .sa_sigaction = pass_on_signal,
+				  .sa_mask = original.handled,
+				  .sa_flags = SA_SIGINFO | SA_RESTART };
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&original.handled, sig) == 1)
+			sigaction(sig, &pass, &original.before[sig]);
+}
+
+/* In the child, before exec: the dispositions and mask this command
+ * started with, so that the program starts with what it was given. */
+static void give_back_signals(void)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&original.changed, sig) == 1)
+			sigaction(sig, &original.before[sig], NULL);
+	sigprocmask(SIG_SETMASK, &original.mask, NULL);
+}
+
+/* In this command, once the program's pid is known (or there is none):
+ * the signals passed on come through, whatever the mask was. */
+static void open_signals(pid_t pid)
+{
+	program_pid = pid > 0 ? pid : 0;
+	sigset_t mask = original.mask;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&original.handled, sig) == 1)
+			sigdelset(&mask, sig);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+}
+
+/* The program has ended: nothing more is passed on. What comes now is
+ * held until this command ends as the program did. */
+static void close_signals(void)
+{
+	sigprocmask(SIG_BLOCK, &original.handled, NULL);
+	program_pid = 0;
 }
 
 /* In the child: once go is closed, the program in place of this command,
  * or exec's errno down exec_failed and the shell's status for it. */
-static _Noreturn void exec_when_told(char **program, const int go[2], const int exec_failed[2],
-				     const struct terminal_signals *saved)
+static _Noreturn void exec_when_told(char **program, const int go[2], const int exec_failed[2])
 {
 	char ignored;
 	close(go[1]);
 	while (read(go[0], &ignored, 1) < 0 && errno == EINTR)
 		;
-	restore_terminal_signals(saved);
+	give_back_signals();
 	execvp(program[0], program);
 	int err = errno;
 	fprintf(stderr, "profviz run: cannot run %s: %s\n", program[0], strerror(err));
@@ -270,12 +433,12 @@ struct outcome {
  * paths held before it ran. Its pid, or -1 after a message; *exec_failed:
  * it never ran. */
 static pid_t start_program(char **program, const struct pv_config *config,
-			   const struct terminal_signals *saved, struct expected *expect,
-			   int *exec_failed)
+			   struct expected *expect, int *exec_failed)
 {
 	/* exec_failed: closed by a successful exec; otherwise it carries exec's
 	 * errno. go: the child execs once the parent has closed it, having
 	 * noted what the outputs' paths held before. */
+	take_signals();
 	int exec_failed_pipe[2], go[2];
 	if (pipe2(exec_failed_pipe, O_CLOEXEC) < 0 || pipe2(go, O_CLOEXEC) < 0) {
 		perror("profviz run: pipe");
@@ -283,7 +446,8 @@ static pid_t start_program(char **program, const struct pv_config *config,
 	}
 	pid_t pid = fork();
 	if (pid == 0)
-		exec_when_told(program, go, exec_failed_pipe, saved);
+		exec_when_told(program, go, exec_failed_pipe);
+	open_signals(pid);
 	close(exec_failed_pipe[1]);
 	close(go[0]);
 	if (pid > 0)
@@ -298,8 +462,17 @@ static pid_t start_program(char **program, const struct pv_config *config,
 	return pid;
 }
 
+/* The program's end, leaving it a zombie (WNOWAIT) so that its pid is not
+ * used again while a signal may still be passed on; then reaped. */
 static int wait_for(pid_t pid, int *wait_status)
 {
+	siginfo_t info;
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR) {
+			perror("profviz run: waitid");
+			return -1;
+		}
+	close_signals();
 	while (waitpid(pid, wait_status, 0) < 0)
 		if (errno != EINTR) {
 			perror("profviz run: waitpid");
@@ -313,13 +486,12 @@ static int wait_for(pid_t pid, int *wait_status)
 static int run_program(char **program, const struct pv_config *config,
 		       struct expected *expect, struct outcome *out)
 {
-	struct terminal_signals saved;
-	ignore_terminal_signals(&saved);
-	pid_t pid = start_program(program, config, &saved, expect, &out->exec_failed);
-	if (pid < 0 || wait_for(pid, &out->wait_status) < 0)
+	pid_t pid = start_program(program, config, expect, &out->exec_failed);
+	if (pid < 0) {
+		give_back_signals();
 		return -1;
-	restore_terminal_signals(&saved);
-	return 0;
+	}
+	return wait_for(pid, &out->wait_status);
 }
 
 /* The program's exit status as this command's; killed by a signal, this
