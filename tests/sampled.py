@@ -83,7 +83,7 @@ def profile(scale=1, pid=4242, rate_hz=RATE_HZ):
     samples = sum(r["samples"] for r in rows.values())
     own = 8 * scale
     return {
-        "format": "profviz-1", "revision": 5, "profviz_version": profviz_version(),
+        "format": "profviz-1", "revision": 6, "profviz_version": profviz_version(),
         "program": PROGRAM, "pid": pid,
         "events": ["time", "page-faults"], "backends": ["sampler", "read"],
         "units": ["ns", "count"], "kinds": ["sampled", "count"], "running_ratio": [1, 1],

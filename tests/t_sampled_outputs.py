@@ -112,7 +112,7 @@ with t.case("revision 3"):
     again = os.path.join(tmp, "rev3-again.json")
     r = profviz("convert", old_path, again)
     got = load(again)
-    t.ok(r.returncode == 0 and got["revision"] == 5, "convert: revision 3 read, 5 written",
+    t.ok(r.returncode == 0 and got["revision"] == 6, "convert: revision 3 read, 6 written",
          r.stderr)
     t.ok(set(by_name(got, "samples").values()) == {0} and
          set(by_name(got, "kind").values()) == {"plain"} and

@@ -116,7 +116,7 @@ with t.case("a function's hot lines"):
 with t.case("written again from an older revision"):
     again = os.path.join(tmp, "again.json")
     r = profviz("convert", CORPUS[0], again)
-    t.ok(r.returncode == 0 and load(again)["revision"] == 5,
+    t.ok(r.returncode == 0 and load(again)["revision"] == 6,
          "convert: revision 2 read, revision 5 written", r.stderr)
     holds(again, "revision 5 from " + os.path.basename(CORPUS[0]))
 
@@ -137,6 +137,7 @@ PLACES = {
     ("read_arc", "a"): "arc", ("read_path", "p"): "path",
     ("read_sampling", "root"): "root", ("read_sampling", "s"): "sampling",
     ("read_lines", "f"): "function", ("read_lines", "x"): "hot_line",
+    ("read_groups", "root"): "root", ("read_groups", "e"): "thread_group",
 }
 
 

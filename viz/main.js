@@ -66,8 +66,14 @@
   document.getElementById("title").textContent = "profviz: " + F.base(prof.program);
   document.title = "profviz: " + F.base(prof.program);
   document.getElementById("summary").textContent = prof.events[0] + " " + F.human(m.run, m.unit) +
-    " \u00b7 " + prof.functions.length + " functions \u00b7 " + prof.threads + " thread" +
-    (prof.threads === 1 ? "" : "s");
+    " \u00b7 " + prof.functions.length + " functions \u00b7 ";
+  // The threads, by name: the count, each one's name on hover.
+  const threads = document.createElement("span");
+  threads.id = "threads";
+  threads.textContent = prof.threads + " thread" + (prof.threads === 1 ? "" : "s");
+  threads.title = (prof.per_thread || []).map((t) => t.tid + (t.main ? " main" : "") +
+    (t.name ? (t.main ? " (" + t.name + ")" : " " + t.name) : "")).join("\n");
+  document.getElementById("summary").appendChild(threads);
   // With the waits apart, the shares are of the work: say how long they
   // waited, and of what the waits' shares are.
   if (m.apart) {

@@ -18,7 +18,7 @@
 static const char usage[] =
 	"usage: profviz dot [-n NODE%] [-e EDGE%] [--focus FUNC | --root FUNC] [--depth N]\n"
 	"                   [--nodes N] [--self-colour] [--event NAME] [--waits HOW]\n"
-	"                   [-o OUT.dot] PROFILE.json\n"
+	"                   [--thread NAME] [-o OUT.dot] PROFILE.json\n"
 	"The call graph, to OUT.dot or standard output.\n"
 	"  -n, --node-threshold P  hide functions under P% of the run (default 0.5)\n"
 	"  -e, --edge-threshold P  hide arcs under P% of the run (default 0.1)\n"
@@ -31,6 +31,8 @@ static const char usage[] =
 	"  --self-colour  colour boxes by self share, to find where time is spent\n"
 	"  --event NAME   the graph in another of the run's events (default: its first)\n"
 	PV_WAITS_USAGE
+	"  --thread NAME  the threads whose name holds NAME alone (main: the main\n"
+	"                 thread); the caption lists the names\n"
 	"  -o OUT.dot     write there (atomically) instead of standard output\n"
 	"FUNC: a function's whole name, its name without parameters, its name as a box\n"
 	"shows it (Map<...>::find), a part of one function's name only, or a /regex/\n"
@@ -46,7 +48,7 @@ void pv_help_dot(FILE *out)
 struct dot_options {
 	double node, edge;
 	unsigned long depth, nodes;
-	const char *focus, *root, *output, *event, *path;
+	const char *focus, *root, *output, *event, *path, *thread;
 	int self_colour, waits_inside;
 };
 
@@ -63,6 +65,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct dot_options *o
 		{ "self-color", no_argument, NULL, 's' },
 		{ "event", required_argument, NULL, 'E' },
 		{ "waits", required_argument, NULL, 'w' },
+		{ "thread", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -83,6 +86,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct dot_options *o
 		case 's': o->self_colour = 1; break;
 		case 'E': o->event = optarg; break;
 		case 'w': bad = pv_arg_waits(optarg, &o->waits_inside); break;
+		case 'T': o->thread = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'h': pv_help_dot(stdout); return PV_HELPED;
 		default: bad = 1; fputs(usage, stderr); break;
@@ -128,7 +132,8 @@ int pv_cmd_dot(int argc, char **argv)
 		return PV_EXIT_TROUBLE;
 	int status = PV_EXIT_TROUBLE;
 	struct pv_report part, *shown;
-	struct pv_view_asked asked = { o.focus, o.root, o.depth, o.event, o.waits_inside };
+	struct pv_view_asked asked = { o.focus, o.root, o.depth, o.event, o.waits_inside,
+				       o.thread };
 	if (pv_view_asked_show(&part, &l, &asked, "dot", &shown) == 0) {
 		status = write_graph(shown, &o);
 		pv_view_asked_free(&part, shown);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/part.h"
 #include "model/copies.h"
 #include "model/view.h"
 #include "output/file.h"
@@ -37,8 +38,8 @@ extern const char pv_viz_page_html[], pv_viz_style_css[], pv_viz_format_js[],
 	pv_viz_icicle_js[], pv_viz_panel_js[], pv_viz_main_js[];
 
 static const char usage[] =
-	"usage: profviz html [-n NODE%] [-e EDGE%] [--nodes N] [--waits HOW] -o OUT.html\n"
-	"                    PROFILE.json\n"
+	"usage: profviz html [-n NODE%] [-e EDGE%] [--nodes N] [--waits HOW] [--thread NAME]\n"
+	"                    -o OUT.html PROFILE.json\n"
 	"One offline page to explore the profile: the call graph (pan, zoom, focus,\n"
 	"hot path), search, a table of every function, and an icicle of the call paths.\n"
 	"  -n, --node-threshold P  graph: hide functions under P% of the run (default 0.5)\n"
@@ -46,6 +47,8 @@ static const char usage[] =
 	"  --nodes N      graph: at most the N hottest functions (default "
 	PV_TEXT(PV_DEFAULT_MAX_NODES) "; 0: no cap)\n"
 	PV_WAITS_USAGE
+	"  --thread NAME  the threads whose name holds NAME alone (main: the main\n"
+	"                 thread)\n"
 	"  -o OUT.html    the page (written atomically)\n"
 	"The graph is laid out by graphviz's dot, which must be on PATH.\n";
 
@@ -313,10 +316,12 @@ int pv_cmd_html(int argc, char **argv)
 		{ "edge-threshold", required_argument, NULL, 'e' },
 		{ "nodes", required_argument, NULL, 'N' },
 		{ "waits", required_argument, NULL, 'w' },
+		{ "thread", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	const char *thread = NULL;
 	double node = PV_DEFAULT_NODE_THRESHOLD, edge = PV_DEFAULT_EDGE_THRESHOLD;
 	unsigned long nodes = PV_DEFAULT_MAX_NODES;
 	const char *output = NULL;
@@ -328,6 +333,7 @@ int pv_cmd_html(int argc, char **argv)
 		case 'e': bad = pv_arg_percent("-e", optarg, &edge); break;
 		case 'N': bad = pv_arg_count("--nodes", optarg, &nodes); break;
 		case 'w': bad = pv_arg_waits(optarg, &inside); break;
+		case 'T': thread = optarg; break;
 		case 'o': output = optarg; break;
 		case 'h': pv_help_html(stdout); return 0;
 		default: bad = 1; fputs(usage, stderr); break;
@@ -355,19 +361,21 @@ int pv_cmd_html(int argc, char **argv)
 		return PV_EXIT_TROUBLE;
 	}
 
-	int status = PV_EXIT_TROUBLE;
+	int status = PV_EXIT_TROUBLE, work = 0; /* work: p.r is a view of l's, to free */
 	struct page p = { .r = l.r, .json = json, .json_len = json_len };
 	char *svg = NULL, *shown_json = NULL;
 	int *box_of = NULL;
 	/* The page shows one view throughout, graph, table and all: the whole
-	 * run's, its waits apart unless asked inside. */
-	l.r.waits_inside = inside;
-	int work = inside ? 0 : pv_view_waits_apart(&p.r, &l.r);
-	if (work < 0 || (work && view_json(&p.r, &shown_json, &p.json_len) < 0)) {
-		if (work < 0)
-			fprintf(stderr, "profviz html: out of memory\n");
+	 * run's (or --thread's threads'), its waits apart unless asked inside. */
+	struct pv_view_asked asked = { .waits_inside = inside, .thread = thread };
+	struct pv_report *shown;
+	if (pv_view_asked_show(&p.r, &l, &asked, "html", &shown) < 0)
 		goto out;
-	}
+	work = shown == &p.r;
+	if (!work)
+		p.r = l.r;
+	if (work && view_json(&p.r, &shown_json, &p.json_len) < 0)
+		goto out;
 	if (work)
 		p.json = shown_json;
 	p.r.node_threshold = node;

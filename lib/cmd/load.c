@@ -340,6 +340,39 @@ static void read_path(struct reader *rd, json_t *p, struct pv_report *r, unsigne
 	values_of(rd, p, "total", r->nev, out->total, where);
 	values_or(rd, p, "raw_self", r->nev, out->raw_self, out->self, where);
 	read_folds(rd, json_object_get(p, "folds"), r, i, where);
+	json_t *threads = json_object_get(p, "threads"); /* revision 6 on */
+	if (!threads)
+		return;
+	if (out->parent >= 0 || !json_is_integer(threads) || json_integer_value(threads) < 0 ||
+	    json_integer_value(threads) >= (json_int_t)r->n_groups)
+		fail(rd, "%s: \"threads\" is not a root's index in thread_groups", where);
+	else
+		out->group = (unsigned)json_integer_value(threads) + 1;
+}
+
+/* The threads of each name (revision 6 on): before the paths, which name
+ * them. */
+static void read_groups(struct reader *rd, json_t *root, struct pv_report *r)
+{
+	json_t *list = json_object_get(root, "thread_groups");
+	if (!json_is_array(list))
+		return;
+	r->n_groups = (unsigned)json_array_size(list);
+	r->groups = calloc(r->n_groups + 1, sizeof(*r->groups));
+	if (!r->groups) {
+		fail(rd, "out of memory");
+		return;
+	}
+	for (unsigned g = 0; g < r->n_groups; g++) {
+		json_t *e = json_array_get(list, g);
+		const char *name = json_string_value(json_object_get(e, "name"));
+		if (!name) {
+			fail(rd, "thread_groups[%u] has no name", g);
+			return;
+		}
+		snprintf(r->groups[g].name, sizeof(r->groups[g].name), "%s", name);
+		r->groups[g].main_thread = json_is_true(json_object_get(e, "main"));
+	}
 }
 
 static void read_threads(struct reader *rd, json_t *root, struct pv_report *r)
@@ -365,6 +398,9 @@ static void read_threads(struct reader *rd, json_t *root, struct pv_report *r)
 		out->cpu_seconds = real_or(t, "cpu_seconds", -1);
 		out->wall_seconds = real_or(t, "wall_seconds", 0);
 		out->cut_short = json_is_true(json_object_get(t, "cut_short"));
+		const char *name = json_string_value(json_object_get(t, "name")); /* revision 6 */
+		snprintf(out->name, sizeof(out->name), "%s", name ? name : "");
+		out->main_thread = json_is_true(json_object_get(t, "main"));
 	}
 }
 
@@ -508,6 +544,7 @@ static void read_profile(struct reader *rd, json_t *root, struct pv_loaded *l)
 		read_function(rd, json_array_get(funcs, i), r->nev, &r->funcs[i], i);
 	for (unsigned i = 0; i < r->n_arcs && !rd->failed; i++)
 		read_arc(rd, json_array_get(arcs, i), r, i);
+	read_groups(rd, root, r);
 	for (unsigned i = 0; i < r->n_paths && !rd->failed; i++)
 		read_path(rd, json_array_get(paths, i), r, i);
 	pv_report_sort_folds(r); /* written in order; a hand-made file's need not be */

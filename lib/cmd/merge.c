@@ -238,9 +238,29 @@ static int merge_folds(struct merged *m, const struct pv_report *in, const int *
 	return 0;
 }
 
-/* A path is (its merged parent, its merged function): each input's paths
- * come after their parents, so a parent is always merged first, and the
- * merged paths keep that order. */
+/* The merged group of in's group g (0 for none): by name and kind. -1 when
+ * memory ran out. */
+static int merged_group(struct merged *m, const struct pv_report *in, unsigned g)
+{
+	if (!g || g > in->n_groups)
+		return 0;
+	const struct pv_thread_group *want = &in->groups[g - 1];
+	for (unsigned k = 0; k < m->r.n_groups; k++)
+		if (m->r.groups[k].main_thread == want->main_thread &&
+		    !strcmp(m->r.groups[k].name, want->name))
+			return (int)k + 1;
+	struct pv_thread_group *grown = realloc(m->r.groups, (m->r.n_groups + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	m->r.groups = grown;
+	grown[m->r.n_groups++] = *want;
+	return (int)m->r.n_groups;
+}
+
+/* A path is (its merged parent, its merged function), a root's parent
+ * standing for its threads' group: each input's paths come after their
+ * parents, so a parent is always merged first, and the merged paths keep
+ * that order. */
 static int merge_paths(struct merged *m, const struct pv_report *in, const int *func_of)
 {
 	int *path_of = malloc((in->n_paths ? in->n_paths : 1) * sizeof(*path_of));
@@ -251,16 +271,19 @@ static int merge_paths(struct merged *m, const struct pv_report *in, const int *
 	}
 	for (unsigned i = 0; i < in->n_paths; i++) {
 		const struct pv_rpath *p = &in->paths[i];
-		int parent = p->parent < 0 ? -1 : path_of[p->parent], func = func_of[p->func];
-		int created, slot = pv_pair_slot(&m->path_table, &m->r.n_paths, parent, func, &created);
+		int group = p->parent < 0 ? merged_group(m, in, p->group) : 0;
+		int parent = p->parent < 0 ? -1 - group : path_of[p->parent], func = func_of[p->func];
+		int created = 0, slot = group < 0 ? -1 : pv_pair_slot(&m->path_table, &m->r.n_paths,
+								      parent, func, &created);
 		if (slot < 0) {
 			free(path_of);
 			return -1;
 		}
 		struct pv_rpath *out = &m->r.paths[slot];
 		if (created) {
-			out->parent = parent;
+			out->parent = parent < 0 ? -1 : parent;
 			out->func = func;
+			out->group = (unsigned)group;
 		}
 		out->calls += p->calls;
 		out->inlined_calls += p->inlined_calls;

@@ -15,6 +15,7 @@ struct pv_view_asked {
 	unsigned long depth;
 	const char *event;
 	int waits_inside; /* --waits in: the part's shares hold its waits */
+	const char *thread; /* --thread NAME: the threads so named alone, or NULL */
 	char caption[600]; /* the part's view */
 	char options[600]; /* profviz report's options for the same part and event */
 };

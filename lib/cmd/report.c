@@ -27,7 +27,7 @@
 static const char usage[] =
 	"usage: profviz report [--top N] [--sort KEY] [--event NAME] [--exact] [--wide]\n"
 	"                      [--focus FUNC | --root FUNC | --lines FUNC] [--waits HOW]\n"
-	"                      [--color WHEN] PROFILE.json\n"
+	"                      [--thread NAME] [--color WHEN] PROFILE.json\n"
 	"The functions hottest first (self and total share of the run, calls, cost\n"
 	"per call, IPC when the run counted instructions and cycles, the samples\n"
 	"behind each self when the time was sampled), then the hottest arcs.\n"
@@ -44,6 +44,8 @@ static const char usage[] =
 	"  --waits HOW   apart (default): shares of the work (the CPU time, when it was\n"
 	"                sampled), libc's waits in a table of their own, each with its\n"
 	"                share of the wall; in: shares of the work and the waits together\n"
+	"  --thread NAME  the threads whose name holds NAME alone (main: the main\n"
+	"                thread); the threads table lists the names\n"
 	"  --color WHEN  auto (default: on a terminal), always or never\n"
 	"FUNC: a function's whole name, its name without parameters, its name as a box\n"
 	"shows it (Map<...>::find), a part of one function's name only, or a /regex/\n"
@@ -555,6 +557,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		{ "focus", required_argument, NULL, 'f' }, { "root", required_argument, NULL, 'r' },
 		{ "lines", required_argument, NULL, 'l' }, { "waits", required_argument, NULL, 'w' },
 		{ "wide", no_argument, NULL, 'W' },        { "help", no_argument, NULL, 'h' },
+		{ "thread", required_argument, NULL, 'T' },
 		{ 0 }
 	};
 	*o = (struct report_options){ .top = 25 };
@@ -571,6 +574,7 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 		case 'e': o->event = optarg; break;
 		case 'x': o->exact = 1; break;
 		case 'W': o->wide = 1; break;
+		case 'T': o->asked.thread = optarg; break;
 		case 'c': colour = optarg; break;
 		case 'f': o->asked.focus = optarg; break;
 		case 'r': o->asked.root = optarg; break;
@@ -612,6 +616,24 @@ static enum pv_parsed parse_options(int argc, char **argv, struct report_options
 	return PV_PARSED;
 }
 
+/* With several threads: each one, by name, with its calls and times. */
+static void threads(const struct view *v)
+{
+	const struct pv_report *r = v->r;
+	if (r->n_thread_list < 2)
+		return;
+	printf("\n%12s %10s %10s  thread\n", "calls", "CPU", "wall");
+	for (unsigned i = 0; i < r->n_thread_list; i++) {
+		const struct pv_rthread *t = &r->thread_list[i];
+		char label[64], cpu[16] = "-";
+		pv_thread_label(t, label, sizeof(label));
+		if (t->cpu_seconds >= 0)
+			snprintf(cpu, sizeof(cpu), "%.3f s", t->cpu_seconds);
+		printf("%12" PRIu64 " %10s %8.3f s  %s%s\n", t->calls, cpu, t->wall_seconds, label,
+		       t->cut_short ? " (cut short)" : "");
+	}
+}
+
 /* Each function's name as the tables show it: whole with --wide, else its
  * template arguments elided (a std::map's run to a thousand characters).
  * NULL when memory ran out. */
@@ -647,6 +669,7 @@ static int print_report(struct view *v, unsigned long top)
 	flat(v, (unsigned)top);
 	arcs(v, (unsigned)top);
 	waits(v, (unsigned)top);
+	threads(v);
 	doubts(v);
 	for (unsigned i = 0; i < v->r->n_funcs; i++)
 		free(names[i]);

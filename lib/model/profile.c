@@ -103,10 +103,43 @@ struct pv_astat *pv_profile_arc(struct pv_profile *p, void *caller, void *callee
 
 struct pv_path *pv_profile_path(struct pv_profile *p, const struct pv_path *parent, void *fn)
 {
-	struct pv_path_key key = { parent, fn };
+	struct pv_path_key key = { parent, fn, 0 };
 	struct pv_path *x;
 	FIND_OR_ADD(p->paths, key, &key, x);
 	return x;
+}
+
+struct pv_path *pv_profile_root_path(struct pv_profile *p, void *fn, unsigned group)
+{
+	struct pv_path_key key = { NULL, fn, group };
+	struct pv_path *x;
+	FIND_OR_ADD(p->paths, key, &key, x);
+	return x;
+}
+
+unsigned pv_profile_group(struct pv_profile *p, const char *name, int main_thread)
+{
+	for (unsigned g = 0; g < p->n_groups; g++)
+		if (p->groups[g].main_thread == !!main_thread &&
+		    !strncmp(p->groups[g].name, name, PV_THREAD_NAME_MAX))
+			return g + 1;
+	struct pv_thread_group *grown = realloc(p->groups, (p->n_groups + 1) * sizeof(*grown));
+	if (!grown)
+		return 0;
+	p->groups = grown;
+	struct pv_thread_group *g = &grown[p->n_groups++];
+	memset(g, 0, sizeof(*g));
+	strncpy(g->name, name, PV_THREAD_NAME_MAX - 1);
+	g->main_thread = !!main_thread;
+	return p->n_groups;
+}
+
+unsigned pv_profile_same_group(struct pv_profile *dst, const struct pv_profile *src,
+			       unsigned g)
+{
+	if (!g || g > src->n_groups)
+		return 0;
+	return pv_profile_group(dst, src->groups[g - 1].name, src->groups[g - 1].main_thread);
 }
 
 struct pv_fold *pv_profile_fold(struct pv_profile *p, const struct pv_path *from,
@@ -232,9 +265,11 @@ void pv_profile_add_rekeyed(struct pv_profile *dst, const struct pv_profile *src
 	struct pv_path_map m = { dst, NULL };
 	for (const struct pv_path *x = src->paths; x; x = x->hh.next) {
 		struct pv_path *parent = x->key.parent ? pv_path_map_get(&m, x->key.parent) : NULL;
-		struct pv_path *d = (!x->key.parent || parent)
-					    ? pv_profile_path(dst, parent, new_key(&k, x->key.fn))
-					    : NULL;
+		struct pv_path *d =
+			!x->key.parent ? pv_profile_root_path(dst, new_key(&k, x->key.fn),
+							      pv_profile_same_group(dst, src, x->key.group))
+			: parent       ? pv_profile_path(dst, parent, new_key(&k, x->key.fn))
+				       : NULL;
 		if (!d) {
 			dst->losses.merge_failures++;
 			continue;
@@ -295,6 +330,7 @@ void pv_profile_clear(struct pv_profile *p)
 		free(o);
 	}
 	free(p->thread_stats);
+	free(p->groups);
 	pv_profile_init(p, p->nev);
 }
 

@@ -59,10 +59,12 @@ struct pv_astat {
 	UT_hash_handle hh;
 };
 
-/* One call path, merged over threads: recursion folded as in the trees. */
+/* One call path, merged over the threads of one name: recursion folded as
+ * in the trees. */
 struct pv_path_key {
 	const struct pv_path *parent; /* NULL: called from uninstrumented code */
 	void *fn;
+	uintptr_t group; /* at the root: its threads' (pv_profile_group); else 0 */
 };
 
 struct pv_path {
@@ -158,9 +160,22 @@ double pv_sampling_error(uint64_t n);
  * uncertain in every output (its error is above about 30 %). */
 #define PV_FEW_SAMPLES 10
 
+/* A thread's name as the kernel keeps it (comm: pthread_setname_np,
+ * prctl(PR_SET_NAME), else the program's), its NUL included. */
+#define PV_THREAD_NAME_MAX 16
+
+/* The threads of one name, whose call paths are kept together, apart from
+ * other names' (the main thread apart from all). */
+struct pv_thread_group {
+	char name[PV_THREAD_NAME_MAX];
+	int main_thread; /* the process's first thread */
+};
+
 /* One thread as a whole: how much it ran, in wall and CPU time. */
 struct pv_thread_stat {
 	pid_t tid;
+	char name[PV_THREAD_NAME_MAX]; /* "" when it could not be read */
+	int main_thread;
 	uint64_t calls;         /* through the hooks (not signal deliveries) */
 	uint64_t outer_calls;   /* ... of which came from outside instrumented code */
 	uint64_t inner_misses;  /* calls from instrumented code that missed the cache */
@@ -173,6 +188,8 @@ struct pv_thread_stat {
 
 struct pv_profile {
 	unsigned nev;
+	struct pv_thread_group *groups; /* group g is groups[g - 1]; 0: none */
+	unsigned n_groups;
 	struct pv_thread_stat *thread_stats; /* one per merged thread, in merge order */
 	unsigned n_thread_stats, thread_stats_cap;
 	struct pv_fstat *funcs;
@@ -199,6 +216,16 @@ void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src);
 struct pv_fstat *pv_profile_func(struct pv_profile *p, void *fn);
 struct pv_astat *pv_profile_arc(struct pv_profile *p, void *caller, void *callee);
 struct pv_path *pv_profile_path(struct pv_profile *p, const struct pv_path *parent, void *fn);
+/* The root path of fn in the threads of group (0: of no group). */
+struct pv_path *pv_profile_root_path(struct pv_profile *p, void *fn, unsigned group);
+
+/* The group of the threads named name (the main thread's apart), added if
+ * new: its number from 1, or 0 when memory ran out. */
+unsigned pv_profile_group(struct pv_profile *p, const char *name, int main_thread);
+
+/* The group in dst of src's group g (0 for 0): the same name and kind. */
+unsigned pv_profile_same_group(struct pv_profile *dst, const struct pv_profile *src,
+			       unsigned g);
 struct pv_fold *pv_profile_fold(struct pv_profile *p, const struct pv_path *from,
 				const struct pv_path *into);
 

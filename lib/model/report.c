@@ -132,6 +132,7 @@ static int build_paths(struct pv_report *r, const struct pv_profile *p, struct f
 		}
 		rp->parent = parent ? parent->slot : -1;
 		rp->func = func;
+		rp->group = (unsigned)x->key.group;
 		rp->calls = x->calls;
 		rp->inlined_calls = x->inlined_calls;
 		rp->samples = x->samples;
@@ -379,6 +380,8 @@ static int build_threads(struct pv_report *r, const struct pv_profile *p,
 		const struct pv_thread_stat *ts = &p->thread_stats[i];
 		struct pv_rthread *rt = &r->thread_list[i];
 		rt->tid = ts->tid;
+		memcpy(rt->name, ts->name, sizeof(rt->name));
+		rt->main_thread = ts->main_thread;
 		rt->calls = ts->calls;
 		rt->cpu_seconds = ts->cpu_seconds;
 		rt->wall_seconds = ts->wall_seconds;
@@ -397,6 +400,11 @@ static int build_threads(struct pv_report *r, const struct pv_profile *p,
 		}
 	}
 	r->n_thread_list = p->n_thread_stats;
+	r->groups = malloc((p->n_groups + 1) * sizeof(*r->groups));
+	if (!r->groups)
+		return -1;
+	memcpy(r->groups, p->groups, p->n_groups * sizeof(*r->groups));
+	r->n_groups = p->n_groups;
 	return 0;
 }
 
@@ -524,6 +532,9 @@ void pv_report_free(struct pv_report *r)
 	free(r->folds);
 	free(r->thread_list);
 	r->thread_list = NULL;
+	free(r->groups);
+	r->groups = NULL;
+	r->n_groups = 0;
 	r->funcs = NULL;
 	r->arcs = NULL;
 	r->paths = NULL;
@@ -600,4 +611,13 @@ void pv_report_warn_losses(const struct pv_report *r)
 	char text[2048];
 	if (pv_report_losses_text(r, text, sizeof(text)))
 		pv_log("%s", text);
+}
+
+void pv_thread_label(const struct pv_rthread *t, char *out, size_t size)
+{
+	if (t->main_thread)
+		snprintf(out, size, "%d main%s%s%s", (int)t->tid, t->name[0] ? " (" : "", t->name,
+			 t->name[0] ? ")" : "");
+	else
+		snprintf(out, size, "%d%s%s", (int)t->tid, t->name[0] ? " " : "", t->name);
 }

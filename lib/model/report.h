@@ -52,6 +52,7 @@ struct pv_rarc {
 struct pv_rpath {
 	int parent; /* index in paths[], or -1 at the root */
 	int func;   /* function id */
+	unsigned group; /* at the root: its threads' (groups[group - 1]); 0: none */
 	uint64_t calls;
 	uint64_t inlined_calls; /* ... of which its body inlined into the parent's */
 	uint64_t samples; /* the sampler's looks charged to its self */
@@ -72,6 +73,8 @@ struct pv_rfold {
 /* One thread: its run in output units, and its wall and CPU time. */
 struct pv_rthread {
 	pid_t tid;
+	char name[PV_THREAD_NAME_MAX]; /* "" when unknown */
+	int main_thread;
 	uint64_t calls;
 	uint64_t total[PV_MAX_EVENTS];     /* compensated, as the functions' */
 	uint64_t raw_total[PV_MAX_EVENTS];
@@ -79,6 +82,10 @@ struct pv_rthread {
 	double wall_seconds;
 	int cut_short; /* its open calls' costs stop before the dump (losses) */
 };
+
+/* How a thread is named to a user: "29327 main (redis-server)", "29330
+ * bio_close_file", or "29330" when its name is unknown. */
+void pv_thread_label(const struct pv_rthread *t, char *out, size_t size);
 
 /* A process whose profile went into a merged one. */
 struct pv_rprocess {
@@ -131,6 +138,8 @@ struct pv_report {
 	struct pv_rfold *folds; /* by from, then into */
 	unsigned n_thread_list;
 	struct pv_rthread *thread_list; /* in the order they were merged */
+	struct pv_thread_group *groups; /* the root paths' threads, by name */
+	unsigned n_groups;
 	unsigned n_processes;           /* 0 for one process's own run */
 	const struct pv_rprocess *processes; /* not freed with the report */
 };

@@ -184,6 +184,7 @@ struct marks {
 	uint64_t (*blocked_flow)[PV_MAX_EVENTS]; /* ... of it, through the focus's callers */
 	uint64_t (*blocked_out)[PV_MAX_EVENTS];  /* by index in the view */
 	uint64_t *folded_in; /* by index in the view: the calls folds put into it */
+	char *threads_kept; /* in the threads the view keeps (all, unless chosen) */
 	int waits_out; /* take the waits out of what is above them (not done yet) */
 };
 
@@ -204,10 +205,11 @@ static int marks_alloc(struct marks *m, unsigned n)
 	m->blocked_flow = calloc(n + 1, sizeof(*m->blocked_flow));
 	m->blocked_out = calloc(n + 1, sizeof(*m->blocked_out));
 	m->folded_in = calloc(n + 1, sizeof(*m->folded_in));
+	m->threads_kept = calloc(n + 1, 1);
 	return m->under && m->reach && m->dist && m->index_of && m->flow && m->raw_in &&
 			       m->raw_flow && m->raw_out && m->blocked && m->raw_blocked &&
 			       m->shown && m->raw_shown && m->blocked_flow && m->blocked_out &&
-			       m->folded_in
+			       m->folded_in && m->threads_kept
 		       ? 0
 		       : -1;
 }
@@ -229,6 +231,7 @@ static void marks_free(struct marks *m)
 	free(m->blocked_flow);
 	free(m->blocked_out);
 	free(m->folded_in);
+	free(m->threads_kept);
 }
 
 /* Which paths are in the part, and how deep; parents come before children. */
@@ -237,11 +240,15 @@ static void mark_part(const struct pv_report *in, const struct pv_view *v, struc
 	for (unsigned i = 0; i < in->n_paths; i++) {
 		const struct pv_rpath *p = &in->paths[i];
 		int parent_under = p->parent >= 0 && m->under[p->parent];
+		int kept = m->threads_kept[i] =
+			!v->groups ? 1
+			: p->parent >= 0 ? m->threads_kept[p->parent]
+					 : p->group && p->group <= in->n_groups && v->groups[p->group];
 		if (v->kind == PV_VIEW_WHOLE) {
-			m->under[i] = 1;
+			m->under[i] = kept;
 			m->dist[i] = p->parent >= 0 ? m->dist[p->parent] + 1 : 0;
 		} else {
-			m->under[i] = v->funcs[p->func] || parent_under;
+			m->under[i] = kept && (v->funcs[p->func] || parent_under);
 			m->dist[i] = parent_under ? m->dist[p->parent] + 1 : 0;
 		}
 	}
@@ -288,13 +295,17 @@ static void mark_flow(const struct pv_report *in, const struct pv_view *v, struc
 	for (unsigned i = in->n_paths; i-- > 0;) {
 		const struct pv_rpath *p = &in->paths[i];
 		mark_totals(in, m, i);
-		int top = v->kind == PV_VIEW_WHOLE ? p->parent < 0
-			  : v->funcs[p->func] && !(p->parent >= 0 && m->under[p->parent]);
+		int top = v->kind == PV_VIEW_WHOLE ? p->parent < 0 && m->under[i]
+			  : m->under[i] && v->funcs[p->func] &&
+				    !(p->parent >= 0 && m->under[p->parent]);
 		int wait = in->funcs[p->func].kind == PV_FUNC_WAIT;
 		if (top && !wait)
 			for (unsigned ev = 0; ev < in->nev; ev++)
 				waited[ev] += m->blocked[i][ev];
 		int outermost = v->kind != PV_VIEW_WHOLE && top;
+		if (v->kind == PV_VIEW_WHOLE && v->groups && top && !wait) /* the kept threads' run */
+			for (unsigned ev = 0; ev < in->nev; ev++)
+				run_total[ev] += m->shown[i][ev];
 		if (outermost) {
 			m->reach[i] = 1;
 			memcpy(m->flow[i], m->shown[i], sizeof(m->flow[i]));
@@ -378,17 +389,39 @@ static void sum_raw_run(struct pv_report *out)
 				out->raw_run_total[ev] += out->arcs[i].raw_total[ev];
 }
 
-/* The threads' totals are of the whole run: a part has none. */
+/* Whether thread t is of a group v keeps: its name and kind's. */
+static int thread_kept(const struct pv_report *in, const struct pv_view *v,
+		       const struct pv_rthread *t)
+{
+	if (!v->groups)
+		return 1;
+	for (unsigned g = 0; g < in->n_groups; g++)
+		if (v->groups[g + 1] && in->groups[g].main_thread == t->main_thread &&
+		    !strncmp(in->groups[g].name, t->name, sizeof(t->name)))
+			return 1;
+	return 0;
+}
+
+/* The threads' totals are of the whole run (of the threads kept): a part
+ * has none. */
 static int keep_threads(struct pv_report *out, const struct pv_report *in,
 			const struct pv_view *v)
 {
+	if (in->n_groups) {
+		out->groups = malloc(in->n_groups * sizeof(*out->groups));
+		if (!out->groups)
+			return -1;
+		memcpy(out->groups, in->groups, in->n_groups * sizeof(*out->groups));
+	}
 	if (v->kind != PV_VIEW_WHOLE || v->depth || !in->n_thread_list)
 		return 0;
 	out->thread_list = malloc(in->n_thread_list * sizeof(*out->thread_list));
 	if (!out->thread_list)
 		return -1;
-	memcpy(out->thread_list, in->thread_list, in->n_thread_list * sizeof(*out->thread_list));
-	out->n_thread_list = in->n_thread_list;
+	for (unsigned i = 0; i < in->n_thread_list; i++)
+		if (thread_kept(in, v, &in->thread_list[i]))
+			out->thread_list[out->n_thread_list++] = in->thread_list[i];
+	out->threads = out->n_thread_list;
 	return 0;
 }
 
@@ -400,6 +433,7 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	out->arcs = NULL;
 	out->paths = NULL;
 	out->thread_list = NULL;
+	out->groups = NULL;
 	out->folds = NULL;
 	out->n_thread_list = 0;
 	out->n_funcs = out->n_arcs = out->n_paths = out->n_folds = 0;
@@ -425,7 +459,7 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	mark_flow(in, v, &m, out->run_total, out->waited);
 	if (!out->waits_apart)
 		memset(out->waited, 0, sizeof(out->waited));
-	if (v->kind == PV_VIEW_WHOLE)
+	if (v->kind == PV_VIEW_WHOLE && !v->groups)
 		for (unsigned ev = 0; ev < in->nev; ev++)
 			out->run_total[ev] = less(in->run_total[ev], m.waits_out ? out->waited[ev] : 0);
 	keep_paths(in, v, &m, out);
@@ -433,13 +467,14 @@ int pv_view_build(struct pv_report *out, const struct pv_report *in, const struc
 	    sum_paths(&b, (const uint64_t (*)[PV_MAX_EVENTS])m.raw_out,
 		      (const uint64_t (*)[PV_MAX_EVENTS])m.blocked_out, m.folded_in) < 0)
 		goto done;
-	if (v->kind == PV_VIEW_WHOLE && keep_arc_calls(&b) < 0)
+	/* The input's arcs count every thread's calls: not a few threads'. */
+	if (v->kind == PV_VIEW_WHOLE && !v->groups && keep_arc_calls(&b) < 0)
 		goto done;
 	sum_raw_run(out);
 	pv_report_hold_run_total(out);
 	/* The whole run's, its waits apart or not: built from a run that was
 	 * raised already, and raised by as much. */
-	for (unsigned ev = 0; ev < in->nev && v->kind == PV_VIEW_WHOLE; ev++)
+	for (unsigned ev = 0; ev < in->nev && v->kind == PV_VIEW_WHOLE && !v->groups; ev++)
 		if (!out->run_total_raised[ev])
 			out->run_total_raised[ev] = in->run_total_raised[ev];
 	status = pv_report_sort(out);

@@ -19,6 +19,9 @@ struct pv_view {
 			    * the function (its copies, if a header's) */
 	unsigned depth; /* levels of callees below func (the roots: WHOLE); 0: all */
 	int waits_apart; /* the waits' time apart from the work (below) */
+	/* By thread group (1 to in's n_groups), 1 for the threads kept: only
+	 * their call paths are in the view, its run theirs; NULL: all. */
+	const char *groups;
 };
 
 /* out: the part of in that v describes, its shares of the part's total

@@ -56,9 +56,11 @@ static void paths_since(struct pv_profile *now, const struct pv_profile *then)
 {
 	struct pv_path_map m = { now, NULL };
 	for (const struct pv_path *x = then->paths; x; x = x->hh.next) {
-		struct pv_path_key key = { NULL, x->key.fn };
+		struct pv_path_key key = { NULL, x->key.fn, 0 };
 		if (x->key.parent && !(key.parent = pv_path_map_get(&m, x->key.parent)))
 			continue;
+		if (!x->key.parent)
+			key.group = pv_profile_same_group(now, then, (unsigned)x->key.group);
 		struct pv_path *d;
 		HASH_FIND(hh, now->paths, &key, sizeof(key), d);
 		if (!d)

@@ -419,7 +419,11 @@ static void write_threads(FILE *out, const struct pv_report *r)
 	fputs("\\lthreads, summed in this graph:", out);
 	for (unsigned i = 0; i < r->n_thread_list && i < PV_DOT_THREADS_SHOWN; i++) {
 		const struct pv_rthread *t = order[i];
-		fprintf(out, "\\l  thread %d: ", (int)t->tid);
+		char label[64];
+		pv_thread_label(t, label, sizeof(label));
+		fputs("\\l  thread ", out);
+		pv_dot_text(out, label, sizeof(label));
+		fputs(": ", out);
 		if (!r->waits_apart) { /* a thread's run holds its waits */
 			pv_dot_amount(out, t->total[0], &r->events[0]);
 			fputs(", ", out);

@@ -20,8 +20,9 @@ pv_writer_fn pv_write_json;   /* json.c */
 /* 2: "paths", the calling-context tree; 3: "kinds" of events, no "backend"
  * (it was "backends"[0]); 4: sampled time ("sampling", each function's and
  * path's "samples", each function's "kind"); 5: "profviz_version", of the
- * profviz that wrote the file. */
-#define PV_JSON_REVISION 5
+ * profviz that wrote the file; 6: threads' names ("per_thread"'s "name" and
+ * "main", "thread_groups", a root path's "threads"). */
+#define PV_JSON_REVISION 6
 pv_writer_fn pv_write_folded; /* folded.c */
 pv_writer_fn pv_write_pprof;  /* pprof.c */
 pv_writer_fn pv_write_callgrind; /* callgrind.c */

@@ -111,6 +111,8 @@ static void write_paths(FILE *out, const struct pv_report *r)
 			fprintf(out, "{\"parent\":%d", p->parent);
 		fprintf(out, ",\"function\":%d,\"calls\":%" PRIu64 ",\"samples\":%" PRIu64, p->func,
 			p->calls, p->samples);
+		if (p->parent < 0 && p->group) /* the threads it ran in */
+			fprintf(out, ",\"threads\":%u", p->group - 1);
 		write_inlined(out, p->inlined_calls);
 		write_timed(out, p->timed_ns);
 		write_folds(out, r, i, &next_fold);
@@ -254,7 +256,12 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 	fputs("],\n\"per_thread\":[", out);
 	for (unsigned i = 0; i < r->n_thread_list; i++) {
 		const struct pv_rthread *t = &r->thread_list[i];
-		fprintf(out, "%s\n{\"tid\":%d,\"calls\":%" PRIu64, i ? "," : "", (int)t->tid,
+		fprintf(out, "%s\n{\"tid\":%d", i ? "," : "", (int)t->tid);
+		if (t->name[0]) {
+			fputs(",\"name\":", out);
+			json_string(out, t->name);
+		}
+		fprintf(out, "%s,\"calls\":%" PRIu64, t->main_thread ? ",\"main\":true" : "",
 			t->calls);
 		json_values(out, ",\"total\":", t->total, r->nev);
 		json_values(out, ",\"raw_total\":", t->raw_total, r->nev);
@@ -265,7 +272,18 @@ int pv_write_json(FILE *out, const struct pv_report *r)
 		fprintf(out, ",\"wall_seconds\":%.6f", t->wall_seconds);
 		fputs(t->cut_short ? ",\"cut_short\":true}" : "}", out);
 	}
-	fputs("],\n\"arcs\":[", out);
+	fputc(']', out);
+	/* The threads of each name, whose call paths are kept apart. */
+	if (r->n_groups) {
+		fputs(",\n\"thread_groups\":[", out);
+		for (unsigned g = 0; g < r->n_groups; g++) {
+			fputs(g ? ",{\"name\":" : "{\"name\":", out);
+			json_string(out, r->groups[g].name);
+			fputs(r->groups[g].main_thread ? ",\"main\":true}" : "}", out);
+		}
+		fputc(']', out);
+	}
+	fputs(",\n\"arcs\":[", out);
 	for (unsigned i = 0; i < r->n_arcs; i++) {
 		const struct pv_rarc *a = &r->arcs[i];
 		fputs(i ? ",\n" : "\n", out);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "runtime/handover.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,6 +9,8 @@
 #include "base/clock.h"
 #include "runtime/cpusamples.h"
 #include "runtime/naming.h"
+#include "runtime/process.h"
+#include "runtime/smallfile.h"
 #include "runtime/stack.h"
 
 /* One thread's merge: where each of its nodes went among the paths. */
@@ -16,6 +19,7 @@ struct merge {
 	struct pv_thread_stat *ts; /* the thread's summary, or NULL */
 	unsigned first;            /* the profile's event of the thread's first: 1
 				    * when event 0 is the sampled time, else 0 */
+	unsigned group;            /* the thread's name's (pv_profile_group) */
 };
 
 /* A node's costs as the profile's events: the sampled time first if the
@@ -72,7 +76,8 @@ static void merge_path(struct merge *m, const struct pv_node *n, enum pv_func_ki
 			p->losses.merge_failures++;
 		return;
 	}
-	struct pv_path *x = pv_profile_path(p, parent, pv_key_fn(n->fn));
+	struct pv_path *x = parent ? pv_profile_path(p, parent, pv_key_fn(n->fn))
+				   : pv_profile_root_path(p, pv_key_fn(n->fn), m->group);
 	if (!x) {
 		p->losses.merge_failures++;
 		return;
@@ -312,14 +317,33 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 	return 0;
 }
 
+/* Thread tid's name, as the kernel has it now; "" when it cannot be read
+ * (a thread of another process, from a copy writing the profile). */
+static void thread_name(pid_t tid, char name[PV_THREAD_NAME_MAX])
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)tid);
+	ssize_t n = pv_read_small_file(path, name, PV_THREAD_NAME_MAX);
+	if (n > 0 && name[n - 1] == '\n')
+		name[n - 1] = '\0';
+	if (n <= 0)
+		name[0] = '\0';
+}
+
 static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 		      const struct pv_thread_now *now)
 {
-	struct merge m = { { p, NULL }, pv_profile_thread_add(p), p->nev - t->nev };
+	struct merge m = { { p, NULL }, pv_profile_thread_add(p), p->nev - t->nev, 0 };
 	struct pv_thread_stat times;
 	thread_times(t, &times);
+	char name[PV_THREAD_NAME_MAX];
+	int main_thread = t->tid == pv_pid;
+	thread_name(t->tid, name);
+	m.group = pv_profile_group(p, name, main_thread);
 	if (m.ts) {
 		m.ts->tid = t->tid;
+		memcpy(m.ts->name, name, sizeof(name));
+		m.ts->main_thread = main_thread;
 		/* While it was profiled, as its wall time: not the dynamic
 		 * loader's, a sanitizer's start-up or the constructors before. */
 		m.ts->cpu_seconds = times.cpu_seconds < 0 ? -1

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * window_server.c — a small server for windows of a run: start-up work,
- * two worker threads fed by an event loop on standard input, and a
- * handler of SIGUSR1 of its own.
+ * two worker threads ("worker") fed by an event loop on standard input,
+ * and a handler of SIGUSR1 of its own.
  *
  * Lines in: "req N" (a worker computes fib(N) and answers "done N"),
  * "start", "stop", "reset", "window" (profviz's API, answered "api R"),
  * "quit". At the end it says whether its SIGUSR1 handler ran.
  */
+#define _GNU_SOURCE
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -46,6 +47,7 @@ static void handle_request(int n)
 static void *worker(void *unused)
 {
 	(void)unused;
+	pthread_setname_np(pthread_self(), "worker");
 	for (;;) {
 		pthread_mutex_lock(&lock);
 		while (!queued && !quitting)
