@@ -18,7 +18,7 @@ blocks = [b.split("```", 1)[0] for b in readme.split("```sh")[1:]]
 # The compile lines, and the run's first lines: each in the README's first
 # shell block that has them.
 block = next((b for b in blocks if "# gcc:" in b and "# clang:" in b), "")
-run_block = next((b for b in blocks if "LD_PRELOAD=./profviz.so ./prog\n" in b), "")
+run_block = next((b for b in blocks if re.search(r"LD_PRELOAD=\S*profviz\.so \./prog\n", b)), "")
 
 
 def flags_after(comment):
@@ -54,7 +54,7 @@ with t.case("what to look at the graph with"):
         owner = path and subprocess.run(["dpkg-query", "-S", path], capture_output=True,
                                          text=True).stdout.split(":")[0]
         return owner if owner in packages else None
-    after = run_block.split("LD_PRELOAD=./profviz.so ./prog\n", 1)[1].splitlines()[0]
+    after = re.split(r"LD_PRELOAD=\S*profviz\.so \./prog\n", run_block, 1)[1].splitlines()[0]
     viewer = after.split()[0]
     t.ok(installed_by_deps(viewer), "README: the first viewer named, %r, is installed by make "
          "deps" % viewer, after)
