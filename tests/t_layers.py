@@ -120,13 +120,18 @@ with t.case("the command"):
 
 
 
-def objects_and_edges():
-    """The plain build's objects of lib/ and the command, and which objects
-    each one calls or reads (nm: undefined symbols to where they are
-    defined). Only the project's own names count: a libc name the wrappers
-    define is libc's to every other object (t_seam.py watches those)."""
+def objects_and_edges(planted=None):
+    """The plain build's objects of lib/ and the command's own (profviz.o),
+    and which objects each one calls or reads (nm: undefined symbols to
+    where they are defined). Only the project's own names count: a libc
+    name the wrappers define is libc's to every other object (t_seam.py
+    watches those). planted: {name: object} added as lib/'s objects."""
     build = os.path.join(h.ROOT, "build", "plain")
-    objs = h.built_objects(build)
+    objs = h.built_objects(build) + [os.path.join(build, "profviz.o")]
+    names = {}
+    for name, o in (planted or {}).items():
+        names[o] = name
+        objs.append(o)
     defined, needs = {}, {}
     for o in objs:
         needs[o] = set()
@@ -136,9 +141,30 @@ def objects_and_edges():
                 needs[o].add(f[1])
             elif len(f) == 3 and f[1] in "TDBRVW":
                 defined.setdefault(f[2], o)
-    rel = lambda o: os.path.relpath(o, os.path.join(build, "lib"))[:-2]
+    def rel(o):
+        if o in names:
+            return names[o]
+        r = os.path.relpath(o, os.path.join(build, "lib"))[:-2]
+        return "profviz" if r == os.path.join("..", "profviz") else r
     return {rel(o): {rel(defined[s]) for s in needs[o] if s in defined and defined[s] != o}
             for o in objs}
+
+
+def layer_of(obj):
+    """The layer an object of objects_and_edges() belongs to; the command's
+    own is cmd's."""
+    parts = obj.split("/")
+    return "cmd" if obj == "profviz" else \
+        "runtime/wrap" if parts[:2] == ["runtime", "wrap"] else parts[0]
+
+
+def calls_up(graph):
+    """Every edge from an object into a layer its own may not use (runtime.c
+    into its wrappers is the entry's: checked below)."""
+    def may(a, b):
+        la, lb = layer_of(a), layer_of(b)
+        return lb in MAY_INCLUDE[la] or lb == la or (lb == "runtime/wrap" and la == "runtime")
+    return sorted("%s -> %s" % (a, b) for a in graph for b in graph[a] if not may(a, b))
 
 
 def cycles(graph):
@@ -170,6 +196,22 @@ def cycles(graph):
             visit(v)
     return found
 
+
+with t.case("no call up a layer"):
+    # The includes' table, held at the symbols: a call declared by hand,
+    # with no include, is found too.
+    t.eq(calls_up(objects_and_edges()), [], "no object calls or reads a layer above its own, "
+         "the command's profviz.o included")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, obj = os.path.join(tmp, "planted.c"), os.path.join(tmp, "planted.o")
+        with open(src, "w") as f:
+            f.write("struct pv_report;\nint pv_write_json(void *out, const struct pv_report *r);\n"
+                    "int planted(void) { return pv_write_json(0, 0); }\n")
+        subprocess.run(["gcc", "-c", "-o", obj, src], check=True)
+        t.eq(calls_up(objects_and_edges({"model/planted": obj})),
+             ["model/planted -> output/json"],
+             "... a call from the model into an output's writer, declared without an include, "
+             "is found")
 
 with t.case("no cycles"):
     graph = objects_and_edges()

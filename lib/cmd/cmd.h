@@ -19,7 +19,7 @@ struct pv_command {
 	void (*help)(FILE *out);            /* what its --help prints */
 };
 
-/* Every command, in the order the help lists them (profviz.c). */
+/* Every command, in the order the help lists them (help.c). */
 extern const struct pv_command pv_commands[];
 extern const size_t pv_n_commands;
 

@@ -626,7 +626,7 @@ static void threads(const struct view *v)
 	for (unsigned i = 0; i < r->n_thread_list; i++) {
 		const struct pv_rthread *t = &r->thread_list[i];
 		char label[64], cpu[16] = "-";
-		pv_thread_label(t, label, sizeof(label));
+		pv_report_thread_label(t, label, sizeof(label));
 		if (t->cpu_seconds >= 0)
 			snprintf(cpu, sizeof(cpu), "%.3f s", t->cpu_seconds);
 		printf("%12" PRIu64 " %10s %8.3f s  %s%s\n", t->calls, cpu, t->wall_seconds, label,

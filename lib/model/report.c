@@ -613,7 +613,7 @@ void pv_report_warn_losses(const struct pv_report *r)
 		pv_log("%s", text);
 }
 
-void pv_thread_label(const struct pv_rthread *t, char *out, size_t size)
+void pv_report_thread_label(const struct pv_rthread *t, char *out, size_t size)
 {
 	if (t->main_thread)
 		snprintf(out, size, "%d main%s%s%s", (int)t->tid, t->name[0] ? " (" : "", t->name,

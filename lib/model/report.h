@@ -85,7 +85,7 @@ struct pv_rthread {
 
 /* How a thread is named to a user: "29327 main (redis-server)", "29330
  * bio_close_file", or "29330" when its name is unknown. */
-void pv_thread_label(const struct pv_rthread *t, char *out, size_t size);
+void pv_report_thread_label(const struct pv_rthread *t, char *out, size_t size);
 
 /* A process whose profile went into a merged one. */
 struct pv_rprocess {

@@ -420,7 +420,7 @@ static void write_threads(FILE *out, const struct pv_report *r)
 	for (unsigned i = 0; i < r->n_thread_list && i < PV_DOT_THREADS_SHOWN; i++) {
 		const struct pv_rthread *t = order[i];
 		char label[64];
-		pv_thread_label(t, label, sizeof(label));
+		pv_report_thread_label(t, label, sizeof(label));
 		fputs("\\l  thread ", out);
 		pv_dot_text(out, label, sizeof(label));
 		fputs(": ", out);

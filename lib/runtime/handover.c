@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "runtime/cpusamples.h"
 #include "runtime/naming.h"
-#include "runtime/process.h"
 #include "runtime/smallfile.h"
 #include "runtime/stack.h"
 
@@ -337,7 +337,7 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 	struct pv_thread_stat times;
 	thread_times(t, &times);
 	char name[PV_THREAD_NAME_MAX];
-	int main_thread = t->tid == pv_pid;
+	int main_thread = t->tid == getpid(); /* the process's first thread */
 	thread_name(t->tid, name);
 	m.group = pv_profile_group(p, name, main_thread);
 	if (m.ts) {
