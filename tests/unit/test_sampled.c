@@ -236,8 +236,8 @@ int main(void)
 	       "JSON: the sampling account, every field");
 	tap_ok(json && strstr(json, "\"kinds\":[\"sampled\",\"count\"]") &&
 		       strstr(json, "\"backends\":[\"sampler\",\"rdpmc\"]") &&
-		       strstr(json, "\"revision\":5,"),
-	       "JSON: revision 5, event 0 sampled by the sampler");
+		       strstr(json, "\"revision\":6,"),
+	       "JSON: revision 6, event 0 sampled by the sampler");
 	free(json);
 
 	/* No time at all (a few milliseconds, no ring, no look that found the

@@ -284,7 +284,7 @@ static void inlined_graph(const struct pv_event_desc *events)
 	/* Its total judges it, as any function: an inlined leaf is often
 	 * called a lot for little. */
 	tap_ok(dot && !node_line(dot, 5) && !strstr(dot, "-> f5 ") &&
-		       strstr(dot, "hidden: 1 functions (0.00% self), 1 arcs"),
+		       strstr(dot, "hidden: 1 function (0.00% self), 1 arc"),
 	       "inlined: one under the thresholds is hidden, its arc too, as any function");
 	free(kind);
 	free(half);
