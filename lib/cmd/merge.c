@@ -101,12 +101,6 @@ static char *function_key(const struct pv_rfunc *f, unsigned copy, size_t *len)
 	return key;
 }
 
-static void add_costs(uint64_t *to, const uint64_t *from, unsigned nev)
-{
-	for (unsigned e = 0; e < nev; e++)
-		to[e] += from[e];
-}
-
 /* Room for more entries in *array of *cap. 0, or -1. */
 static int reserve(void **array, unsigned *cap, unsigned used, unsigned more, size_t size)
 {
@@ -180,10 +174,11 @@ static int merge_functions(struct merged *m, const struct pv_report *in, int *fu
 		out->inlined_calls += f->inlined_calls;
 		out->samples += f->samples;
 		out->timed_ns += f->timed_ns;
-		add_costs(out->self, f->self, in->nev);
-		add_costs(out->total, f->total, in->nev);
-		add_costs(out->raw_self, f->raw_self, in->nev);
-		add_costs(out->raw_total, f->raw_total, in->nev);
+		pv_costs_add(out->self, f->self, in->nev);
+		pv_costs_add(out->total, f->total, in->nev);
+		pv_costs_add(out->raw_self, f->raw_self, in->nev);
+		pv_costs_add(out->raw_total, f->raw_total, in->nev);
+		pv_costs_add(out->waited, f->waited, in->nev);
 		if (pv_lines_add_all(&out->lines, &f->lines) < 0) {
 			free(order);
 			return -1;
@@ -213,8 +208,9 @@ static int merge_arcs(struct merged *m, const struct pv_report *in, const int *f
 		out->calls += a->calls;
 		out->nested_calls += a->nested_calls;
 		out->inlined_calls += a->inlined_calls;
-		add_costs(out->total, a->total, in->nev);
-		add_costs(out->raw_total, a->raw_total, in->nev);
+		pv_costs_add(out->total, a->total, in->nev);
+		pv_costs_add(out->raw_total, a->raw_total, in->nev);
+		pv_costs_add(out->waited, a->waited, in->nev);
 	}
 	return 0;
 }
@@ -289,9 +285,9 @@ static int merge_paths(struct merged *m, const struct pv_report *in, const int *
 		out->inlined_calls += p->inlined_calls;
 		out->samples += p->samples;
 		out->timed_ns += p->timed_ns;
-		add_costs(out->self, p->self, in->nev);
-		add_costs(out->total, p->total, in->nev);
-		add_costs(out->raw_self, p->raw_self, in->nev);
+		pv_costs_add(out->self, p->self, in->nev);
+		pv_costs_add(out->total, p->total, in->nev);
+		pv_costs_add(out->raw_self, p->raw_self, in->nev);
 		path_of[i] = slot;
 	}
 	int status = merge_folds(m, in, path_of);
@@ -374,9 +370,11 @@ static void merge_run(struct merged *m, const struct pv_report *in, int first)
 	if (in->compensated != r->compensated)
 		m->mixed_compensation = 1;
 	r->compensated &= in->compensated;
-	add_costs(r->run_total, in->run_total, in->nev);
-	add_costs(r->raw_run_total, in->raw_run_total, in->nev);
-	add_costs(r->clamped, in->clamped, in->nev);
+	pv_costs_add(r->run_total, in->run_total, in->nev);
+	pv_costs_add(r->raw_run_total, in->raw_run_total, in->nev);
+	pv_costs_add(r->clamped, in->clamped, in->nev);
+	pv_costs_add(r->waited, in->waited, in->nev); /* a view's, whose waits are apart */
+	r->waits_apart |= in->waits_apart;
 	for (unsigned e = 0; e < in->nev; e++) /* the least counted, as a caption should say */
 		if (in->multiplexed[e] < r->multiplexed[e])
 			r->multiplexed[e] = in->multiplexed[e];

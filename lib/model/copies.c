@@ -44,12 +44,6 @@ static int arc_by_ends(const void *x, const void *y)
 	return (a->callee > b->callee) - (a->callee < b->callee);
 }
 
-static void add_costs(uint64_t *to, const uint64_t *from, unsigned nev)
-{
-	for (unsigned e = 0; e < nev; e++)
-		to[e] += from[e];
-}
-
 /* Copies are never active inside one another in practice, but a total must
  * still not exceed the run (a wait's, whose time a view took apart, the
  * run with its waits). */
@@ -96,11 +90,11 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 			b->inlined_calls += f->inlined_calls;
 			b->samples += f->samples;
 			b->timed_ns += f->timed_ns;
-			add_costs(b->self, f->self, r->nev);
-			add_costs(b->total, f->total, r->nev);
-			add_costs(b->raw_self, f->raw_self, r->nev);
-			add_costs(b->raw_total, f->raw_total, r->nev);
-			add_costs(b->waited, f->waited, r->nev);
+			pv_costs_add(b->self, f->self, r->nev);
+			pv_costs_add(b->total, f->total, r->nev);
+			pv_costs_add(b->raw_self, f->raw_self, r->nev);
+			pv_costs_add(b->raw_total, f->raw_total, r->nev);
+			pv_costs_add(b->waited, f->waited, r->nev);
 			b->copies++;
 			if (f->id < b->id)
 				b->id = f->id, b->fn = f->fn; /* the hottest copy's address */
@@ -134,9 +128,9 @@ int pv_copies_merge(const struct pv_report *r, struct pv_report *view)
 			m->calls += a->calls;
 			m->nested_calls += a->nested_calls;
 			m->inlined_calls += a->inlined_calls;
-			add_costs(m->total, a->total, r->nev);
-			add_costs(m->raw_total, a->raw_total, r->nev);
-			add_costs(m->waited, a->waited, r->nev);
+			pv_costs_add(m->total, a->total, r->nev);
+			pv_costs_add(m->raw_total, a->raw_total, r->nev);
+			pv_costs_add(m->waited, a->waited, r->nev);
 		} else {
 			view->arcs[arcs++] = *a;
 		}

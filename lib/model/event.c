@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/compiler.h"
+#include "base/nametable.h"
 
 static const char *const kind_names[] = {
 	[PV_EVENT_COUNT] = "count",
@@ -15,17 +16,15 @@ static const char *const kind_names[] = {
 
 const char *pv_event_kind_name(enum pv_event_kind k)
 {
-	return (unsigned)k < PV_ARRAY_SIZE(kind_names) ? kind_names[k] : "count";
+	return pv_name_of(kind_names, PV_ARRAY_SIZE(kind_names), (unsigned)k, "count");
 }
 
 int pv_event_kind_named(const char *name, enum pv_event_kind *k)
 {
-	for (unsigned i = 0; i < PV_ARRAY_SIZE(kind_names); i++)
-		if (!strcmp(name, kind_names[i])) {
-			*k = (enum pv_event_kind)i;
-			return 1;
-		}
-	return 0;
+	int v = pv_value_named(kind_names, PV_ARRAY_SIZE(kind_names), name);
+	if (v >= 0)
+		*k = (enum pv_event_kind)v;
+	return v >= 0;
 }
 
 enum pv_event_kind pv_event_kind_of(const char *name, const char *unit)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/compiler.h"
+#include "base/nametable.h"
 
 static const char *const func_kind_names[] = {
 	[PV_FUNC_PLAIN] = "plain",
@@ -14,17 +15,15 @@ static const char *const func_kind_names[] = {
 
 const char *pv_func_kind_name(enum pv_func_kind k)
 {
-	return (unsigned)k < PV_ARRAY_SIZE(func_kind_names) ? func_kind_names[k] : "plain";
+	return pv_name_of(func_kind_names, PV_ARRAY_SIZE(func_kind_names), (unsigned)k, "plain");
 }
 
 int pv_func_kind_named(const char *name, enum pv_func_kind *k)
 {
-	for (unsigned i = 0; i < PV_ARRAY_SIZE(func_kind_names); i++)
-		if (!strcmp(name, func_kind_names[i])) {
-			*k = (enum pv_func_kind)i;
-			return 1;
-		}
-	return 0;
+	int v = pv_value_named(func_kind_names, PV_ARRAY_SIZE(func_kind_names), name);
+	if (v >= 0)
+		*k = (enum pv_func_kind)v;
+	return v >= 0;
 }
 
 void pv_losses_add(struct pv_losses *dst, const struct pv_losses *src)

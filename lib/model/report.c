@@ -621,3 +621,9 @@ void pv_report_thread_label(const struct pv_rthread *t, char *out, size_t size)
 	else
 		snprintf(out, size, "%d%s%s", (int)t->tid, t->name[0] ? " " : "", t->name);
 }
+
+void pv_costs_add(uint64_t *to, const uint64_t *from, unsigned nev)
+{
+	for (unsigned e = 0; e < nev; e++)
+		to[e] += from[e];
+}

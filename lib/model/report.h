@@ -83,6 +83,10 @@ struct pv_rthread {
 	int cut_short; /* its open calls' costs stop before the dump (losses) */
 };
 
+/* to[e] += from[e] for each of nev events: one function's, arc's or path's
+ * costs added to another's (copies, merges). */
+void pv_costs_add(uint64_t *to, const uint64_t *from, unsigned nev);
+
 /* How a thread is named to a user: "29327 main (redis-server)", "29330
  * bio_close_file", or "29330" when its name is unknown. */
 void pv_report_thread_label(const struct pv_rthread *t, char *out, size_t size);
