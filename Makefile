@@ -32,7 +32,8 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-missing-field-initialize
 # The runtime is never instrumented (said explicitly where the compiler has
 # the flag), exports only what its sources mark for export (profviz.map
 # versions its own interface; tests/t_exports.py checks the set), and keeps
-# its TLS initial-exec so the hooks reach it with one instruction.
+# its TLS initial-exec so the hooks reach it without a call: in a shared
+# object, a load of its offset from the GOT and an %fs-relative access.
 NO_INSTRUMENT := $(shell $(CC) -fno-instrument-functions -E -x c /dev/null >/dev/null 2>&1 \
 	&& echo -fno-instrument-functions)
 # WERROR=1: every C compile of the project (runtime, unit tests, fuzz

@@ -43,10 +43,22 @@ static inline uint64_t pv_sys_clock_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The calling thread's id, and its process's: from the kernel, not libc's
+ * cache (a vfork child or a raw clone shares the parent's). */
+static inline pid_t pv_sys_gettid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+static inline pid_t pv_sys_getpid(void)
+{
+	return (pid_t)syscall(SYS_getpid);
+}
+
 /* Send sig to the calling thread, as raise() does. */
 static inline void pv_sys_raise(int sig)
 {
-	syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
+	syscall(SYS_tgkill, pv_sys_getpid(), pv_sys_gettid(), sig);
 }
 
 /* The runtime cannot go on: SIGABRT, as abort() would (without its

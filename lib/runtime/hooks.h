@@ -3,11 +3,13 @@
  * hooks.h — what a hook does, inlined into the hooks and into the tests.
  *
  * pv_hook_enter and pv_hook_exit are the hooks themselves: runtime.c ships
- * them with the TSC as the one event (and with the counter backends on its
- * generic path), and the unit tests drive the very same code with a
- * scripted counter. mode, nev and read are compile-time constants at each
- * use, so the TSC hooks become straight-line code with one rdtsc each, and
- * every branch off that line is a tail call.
+ * them counting alone (the default: time is sampled, no event is read per
+ * call), with the TSC as the one event read per call (PROFVIZ_TIME=hooks),
+ * and with the counter backends on its generic path (PROFVIZ_EVENTS); the
+ * unit tests drive the very same code with a scripted counter. mode, nev
+ * and read are compile-time constants at each use, so each shipped mode
+ * becomes straight-line code (one rdtsc each in the TSC's), and every
+ * branch off that line is a tail call.
  */
 #ifndef PV_RUNTIME_HOOKS_H
 #define PV_RUNTIME_HOOKS_H

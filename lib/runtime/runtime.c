@@ -244,11 +244,6 @@ PV_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 static void pv_init(void);
 static void thread_end(void *arg);
 
-static pid_t gettid_raw(void)
-{
-	return (pid_t)syscall(SYS_gettid);
-}
-
 /* No event: the count-only hooks; the inlined TSC path serves the
  * single-event TSC case; all else reads through the counter backends. */
 /* The clock line (NULL: the TSC alone) is time read by the hooks, with no
@@ -276,7 +271,7 @@ static int open_counters(struct pv_thread *t)
 			strcpy(where, PV_SANDBOX_REFUSAL);
 		if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
 			pv_log("cannot open the events of thread %d (%s%s): it is not profiled "
-			       "(reported once)", (int)gettid_raw(),
+			       "(reported once)", (int)pv_sys_gettid(),
 			       err == -ECANCELED ? "" : strerror(-err), where);
 	}
 	return err;
@@ -353,7 +348,7 @@ static struct pv_thread *thread_setup(int keyed)
 		munmap(t, sizeof(*t));
 		return &pv_gone;
 	}
-	t->tid = gettid_raw();
+	t->tid = pv_sys_gettid();
 	t->inlined_as_frames = pv_config.inlined_as_frames;
 	note_thread_clocks(t);
 	if (pv_time_sampled) {
@@ -599,7 +594,7 @@ static void fork_child_profile(void)
 		return; /* its first hook sets it up */
 	self->next = self->prev = NULL;
 	pv_live = self;
-	self->tid = gettid_raw();
+	self->tid = pv_sys_gettid();
 	note_thread_clocks(self); /* the parent's thread clock is not this one's */
 	pv_sampler_thread_begins(self);
 	self->blocked_ns = 0;

@@ -420,7 +420,7 @@ static void *sample_as_pthread(void *arg)
 {
 	struct pv_sampler *s = arg;
 	/* Its tid, for pv_sampler_stop to wait until the task has gone. */
-	__atomic_store_n(&s->running_tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	__atomic_store_n(&s->running_tid, (int)pv_sys_gettid(), __ATOMIC_RELEASE);
 	sample(s);
 	/* As the kernel does for the clone(2) thread (CLONE_CHILD_CLEARTID). */
 	__atomic_store_n(&s->running_tid, 0, __ATOMIC_RELEASE);

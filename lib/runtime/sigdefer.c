@@ -7,6 +7,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/sysraw.h"
+
 PV_HIDDEN __thread struct pv_sigdefer pv_sigdefer __attribute__((tls_model("initial-exec")));
 
 static uint64_t lost_calls;
@@ -61,7 +63,7 @@ int pv_sigdefer_take(int sig, const siginfo_t *info, int flags, int in_section)
 static void send_again(const siginfo_t *info)
 {
 	siginfo_t copy = *info;
-	long pid = syscall(SYS_getpid), tid = syscall(SYS_gettid);
+	long pid = pv_sys_getpid(), tid = pv_sys_gettid();
 	if (syscall(SYS_rt_tgsigqueueinfo, pid, tid, copy.si_signo, &copy) != 0)
 		syscall(SYS_tgkill, pid, tid, copy.si_signo);
 }
