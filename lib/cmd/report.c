@@ -71,15 +71,15 @@ struct view {
 	char **names;                /* r's, by function id, as the tables show them */
 };
 
-static const struct view *sorting; /* qsort has no context argument */
 
 static double per_call(const struct pv_rfunc *f, unsigned ev)
 {
 	return f->calls ? (double)f->total[ev] / (double)f->calls : 0;
 }
 
-static int func_order(const void *a, const void *b)
+static int func_order(const void *a, const void *b, void *view)
 {
+	const struct view *sorting = view;
 	const struct pv_rfunc *x = sorting->r->funcs + *(const int *)a;
 	const struct pv_rfunc *y = sorting->r->funcs + *(const int *)b;
 	unsigned ev = sorting->ev;
@@ -97,8 +97,9 @@ static int func_order(const void *a, const void *b)
 }
 
 /* Arcs hottest first in the report's event (the file has them so in its first). */
-static int arc_order(const void *a, const void *b)
+static int arc_order(const void *a, const void *b, void *view)
 {
+	const struct view *sorting = view;
 	const struct pv_rarc *x = sorting->r->arcs + *(const int *)a;
 	const struct pv_rarc *y = sorting->r->arcs + *(const int *)b;
 	uint64_t tx = x->total[sorting->ev], ty = y->total[sorting->ev];
@@ -226,8 +227,7 @@ static void flat(const struct view *v, unsigned top)
 	for (unsigned i = 0; i < r->n_funcs; i++)
 		if (!apart(r, (int)i))
 			order[listed++] = (int)i;
-	sorting = v;
-	qsort(order, listed, sizeof(int), func_order);
+	qsort_r(order, listed, sizeof(int), func_order, (void *)v);
 	unsigned rows = top && top < listed ? top : listed;
 	int ipc = v->ipc_instructions >= 0 && v->ipc_cycles >= 0;
 	int sampled = pv_sampled(r, v->ev);
@@ -283,8 +283,7 @@ static unsigned arcs_in_order(const struct view *v, int waits, int *order)
 	for (unsigned i = 0; i < r->n_arcs; i++)
 		if (apart(r, r->arcs[i].callee) == waits)
 			order[listed++] = (int)i;
-	sorting = v;
-	qsort(order, listed, sizeof(int), arc_order);
+	qsort_r(order, listed, sizeof(int), arc_order, (void *)v);
 	return listed;
 }
 
@@ -489,8 +488,7 @@ static void doubts(const struct view *v)
 	}
 	struct view by_calls = *v;
 	by_calls.key = BY_CALLS;
-	sorting = &by_calls;
-	qsort(order, busy, sizeof(int), func_order);
+	qsort_r(order, busy, sizeof(int), func_order, &by_calls);
 	printf("\n%s took %.0f%% of the raw %s: the times of functions that cost less than\n"
 	       "their hooks (", r->view ? "In this view, the hooks" : "The hooks",
 	       100 * pv_hooks_share(r, ev), pv_has_waits(r, ev) ? "work (waits aside)" : "run");
