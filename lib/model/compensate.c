@@ -83,10 +83,3 @@ double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct 
 		*modelled = model / whole;
 	return clamped;
 }
-
-double pv_compensate(struct pv_comp_path *paths, unsigned n, double caller, double caller_miss,
-		     double callee)
-{
-	struct pv_hook_costs c = { caller, caller_miss, callee, 0, 0 };
-	return pv_compensate_costs(paths, n, &c, NULL);
-}

@@ -78,10 +78,6 @@ struct pv_comp_path {
 double pv_compensate_costs(struct pv_comp_path *paths, unsigned n, const struct pv_hook_costs *c,
 			   double *modelled);
 
-/* The same with the callee part taken whole from every callee. */
-double pv_compensate(struct pv_comp_path *paths, unsigned n, double caller, double caller_miss,
-		     double callee);
-
 /* The share of the callee part taken from a callee whose own cost per
  * entry (raw, less the caller part of the calls it made) is own. */
 double pv_callee_share(double own, double span);

@@ -116,7 +116,6 @@ static void unmap_ring(void *map, size_t bytes)
 /* What becomes of a ring's descriptor once the ring is mapped. */
 enum keeping {
 	CLOSE_IT,      /* closed: the mapping holds the event */
-	KEEP_PRIVATE,  /* moved out of the program's way (fds.h), into *fd */
 	KEEP_AS_IS,    /* in r->event_fd: the calling thread's table is its own */
 };
 
@@ -124,13 +123,11 @@ enum keeping {
  * keeping says. own_table: the calling thread's descriptor table is not
  * the program's, which then never sees the descriptor. */
 static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigned data_pages,
-		     enum keeping keeping, int *fd_out, int own_table, int switches)
+		     enum keeping keeping, int own_table, int switches)
 {
 	memset(r, 0, sizeof(*r));
 	r->event_fd = -1;
 	int switch_fd = -1;
-	if (fd_out)
-		*fd_out = -1;
 	if (!period_ns || !data_pages || (data_pages & (data_pages - 1)))
 		return -EINVAL;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -161,8 +158,6 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 		} else {
 			if (switches)
 				switch_fd = open_switches(&attr, tid, fd);
-			if (keeping == KEEP_PRIVATE)
-				kept = pv_fd_dup_private(fd);
 		}
 		if (map != MAP_FAILED && keeping == KEEP_AS_IS)
 			kept = fd;
@@ -179,8 +174,6 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 			pv_sys_close(switch_fd);
 		if (keeping == KEEP_AS_IS)
 			pv_sys_close(kept);
-		else if (kept >= 0)
-			pv_pcring_drop_fd(kept);
 		return -EINVAL;
 	}
 	r->period_ns = period_ns;
@@ -190,39 +183,25 @@ static int open_ring(struct pv_pcring *r, pid_t tid, uint64_t period_ns, unsigne
 	if (keeping == KEEP_AS_IS) {
 		r->event_fd = kept;
 		r->has_event_fd = 1;
-	} else if (fd_out) {
-		*fd_out = kept;
 	}
 	return 0;
 }
 
 int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
 {
-	return open_ring(r, 0, period_ns, data_pages, CLOSE_IT, NULL, 0, 0);
+	return open_ring(r, 0, period_ns, data_pages, CLOSE_IT, 0, 0);
 }
 
 int pv_pcring_open_thread(struct pv_pcring *r, pid_t tid, uint64_t period_ns,
 			  unsigned data_pages, int keep_fd, int switches)
 {
-	return open_ring(r, tid, period_ns, data_pages, keep_fd ? KEEP_AS_IS : CLOSE_IT, NULL, 1,
+	return open_ring(r, tid, period_ns, data_pages, keep_fd ? KEEP_AS_IS : CLOSE_IT, 1,
 			 switches);
-}
-
-int pv_pcring_open_keeping(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages,
-			   int *fd)
-{
-	return open_ring(r, 0, period_ns, data_pages, KEEP_PRIVATE, fd, 0, 0);
 }
 
 int pv_pcring_period(int fd, uint64_t period_ns)
 {
 	return ioctl(fd, PERF_EVENT_IOC_PERIOD, &period_ns) < 0 ? -errno : 0;
-}
-
-void pv_pcring_drop_fd(int fd)
-{
-	pv_fd_release(fd);
-	pv_sys_close(fd);
 }
 
 void pv_pcring_explain(int err, char *out, size_t size)

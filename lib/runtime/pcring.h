@@ -112,21 +112,9 @@ int pv_pcring_open(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages)
 int pv_pcring_open_thread(struct pv_pcring *r, pid_t tid, uint64_t period_ns,
 			  unsigned data_pages, int keep_fd, int switches);
 
-/* The same, keeping the event's descriptor, so that its period can change
- * (pv_pcring_period): moved out of the program's way and claimed as the
- * runtime's (fds.h), in *fd; -1 there when it could not be moved (the ring
- * is open all the same). Closed with pv_pcring_drop_fd. A period that
- * changes at random keeps a loop in step with a fixed one from being seen
- * at the same instants (bench/README.md, "Hot lines"), at a descriptor and
- * a system call per change. */
-int pv_pcring_open_keeping(struct pv_pcring *r, uint64_t period_ns, unsigned data_pages,
-			   int *fd);
-
 /* A new period for the event behind fd; its timer starts again from now.
  * 0, or -errno. */
 int pv_pcring_period(int fd, uint64_t period_ns);
-
-void pv_pcring_drop_fd(int fd);
 
 /* Why pv_pcring_open failed with err, in the user's terms. */
 void pv_pcring_explain(int err, char *out, size_t size);

@@ -117,12 +117,6 @@ static const struct entry *pick(const struct entry *c, size_t n, int lo, int hi)
 	return best;
 }
 
-const char *pv_symtab_name(const struct pv_symtab *t, GElf_Addr addr, int *undecided)
-{
-	GElf_Addr start;
-	return pv_symtab_symbol(t, addr, &start, undecided);
-}
-
 const char *pv_symtab_symbol(const struct pv_symtab *t, GElf_Addr addr, GElf_Addr *start,
 			     int *undecided)
 {

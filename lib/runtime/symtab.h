@@ -22,11 +22,9 @@ struct pv_symtab;
 struct pv_symtab *pv_symtab_build(Dwfl_Module *m);
 void pv_symtab_free(struct pv_symtab *t);
 
-/* The name elfutils gives addr (owned by libdwfl), or NULL when only
- * elfutils can tell: *undecided is then set. */
-const char *pv_symtab_name(const struct pv_symtab *t, GElf_Addr addr, int *undecided);
-
-/* The same, with the address where that symbol starts in *start. */
+/* The name elfutils gives addr (owned by libdwfl), and the address where
+ * that symbol starts in *start; or NULL when only elfutils can tell:
+ * *undecided is then set. */
 const char *pv_symtab_symbol(const struct pv_symtab *t, GElf_Addr addr, GElf_Addr *start,
 			     int *undecided);
 

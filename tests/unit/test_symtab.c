@@ -34,7 +34,8 @@ static int check(Dwfl_Module *m, const struct pv_symtab *t, GElf_Addr a, struct 
 	GElf_Sym sym;
 	const char *want = dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL);
 	int undecided;
-	const char *got = pv_symtab_name(t, a, &undecided);
+	GElf_Addr start;
+	const char *got = pv_symtab_symbol(t, a, &start, &undecided);
 	n->lookups++;
 	if (undecided)
 		return 0;
