@@ -152,18 +152,4 @@ void pv_sampler_look(struct pv_sampling *account, struct pv_thread *t, uint64_t 
 /* The account so far, for a dump (under s->lock). */
 void pv_sampler_account(const struct pv_sampler *s, struct pv_sampling *out);
 
-/* t, on its own thread, has entered the wait whose stand-in is fn: until it
- * returns, a look charges nothing (what the thread used since the last look
- * ran before the wait, or in it: the next look that finds it running takes
- * the first, the wait measures the second; the wait's box holds blocked
- * time). */
-void pv_sampler_waiting(struct pv_thread *t, const void *fn);
-
-/* Blocked for ns in the wait whose stand-in is fn, on t's own thread: its
- * node, on top, holds the time. cpu_ns: what the wait used of t's CPU,
- * measured around it when t has no ring (else 0), charged to the function
- * that waited; the looks that found t in it charged nothing, and leave it
- * out of what they charge next. */
-void pv_sampler_blocked(struct pv_thread *t, const void *fn, uint64_t ns, uint64_t cpu_ns);
-
 #endif /* PV_RUNTIME_SAMPLER_H */

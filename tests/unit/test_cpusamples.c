@@ -21,6 +21,7 @@
 #include "runtime/hooks.h"
 #include "runtime/sampler.h"
 #include "runtime/waits.h"
+#include "runtime/waittime.h"
 #include "hookscript.h"
 #include "tap.h"
 
@@ -113,9 +114,9 @@ static void burst_then_wait(void)
 	leave(t, WORK);
 	enter(t, WAIT_IO);
 	enter(t, wait);
-	pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
+	pv_wait_entered(t, wait); /* as the wait's wrapper does */
 	sampled(1, IN_PROGRAM);
-	pv_sampler_blocked(t, wait, 7 * PERIOD, 0);
+	pv_wait_blocked(t, wait, 7 * PERIOD, 0);
 	sampled(1, IN_PROGRAM); /* as the wait is left: found by its exit hook */
 	leave(t, wait);
 	leave(t, WAIT_IO);
@@ -256,7 +257,7 @@ static void wait_open_at_a_dump(void)
 	enter(t, MAIN);
 	enter(t, WAIT_IO);
 	enter(t, wait);
-	pv_sampler_waiting(t, wait);
+	pv_wait_entered(t, wait);
 	t->waiting_since_ns -= 2000 * PERIOD; /* as if it began 2 s ago */
 	sampled(1, IN_PROGRAM);
 	merge_live(t);
@@ -267,7 +268,7 @@ static void wait_open_at_a_dump(void)
 	tap_is(func(WAIT_IO)->self[0], PERIOD, "the CPU it owes: the waiting function's");
 	tap_ok(func(MAIN)->total[0] == blocked + PERIOD, "main's open total: both");
 	tap_ok(prof.sampling.blocked_ns == blocked, "the profile's blocked time has it");
-	pv_sampler_blocked(t, wait, 0, 0);
+	pv_wait_blocked(t, wait, 0, 0);
 	tap_is(t->waiting_since_ns, 0, "a wait that ends is no longer open");
 	leave(t, wait);
 	leave(t, WAIT_IO);
@@ -392,11 +393,11 @@ static void timed_wait(void)
 	enter(t, WAIT_IO);
 	fake_now_ns += 100;
 	enter(t, wait);
-	pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
+	pv_wait_entered(t, wait); /* as the wait's wrapper does */
 	fake_now_ns += 30; /* into the kernel */
 	off_cpu(2000000);
 	fake_now_ns += 20; /* out of it */
-	pv_sampler_blocked(t, wait, 2000050, 0);
+	pv_wait_blocked(t, wait, 2000050, 0);
 	leave(t, wait);
 	leave(t, WAIT_IO);
 	leave(t, MAIN);
@@ -605,11 +606,11 @@ static void rseq_timed_waits(void)
 		enter(t, WAIT_IO);
 		run_for(100);
 		enter(t, wait);
-		pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
+		pv_wait_entered(t, wait); /* as the wait's wrapper does */
 		run_for(30); /* into the kernel */
 		off_for(2000000);
 		run_for(20); /* out of it */
-		pv_sampler_blocked(t, wait, 2000050, 50); /* its own clock: 50 ns */
+		pv_wait_blocked(t, wait, 2000050, 50); /* its own clock: 50 ns */
 		leave(t, wait);
 		run_for(10);
 		leave(t, WAIT_IO);
@@ -735,12 +736,12 @@ static void handler_inside_a_count(void)
 	enter(t, WAIT_IO);
 	run_for(100);
 	enter(t, wait);
-	pv_sampler_waiting(t, wait);
+	pv_wait_entered(t, wait);
 	run_for(30);
 	off_for(2000000);
 	run_for(20);
-	handler_armed = 1; /* lands in pv_sampler_blocked's count */
-	pv_sampler_blocked(t, wait, 2000050, 50);
+	handler_armed = 1; /* lands in pv_wait_blocked's count */
+	pv_wait_blocked(t, wait, 2000050, 50);
 	leave(t, wait);
 	run_for(10);
 	leave(t, WAIT_IO);

@@ -18,6 +18,7 @@
 #include "runtime/samplecost.h"
 #include "runtime/sampler.h"
 #include "runtime/waits.h"
+#include "runtime/waittime.h"
 #include "hookscript.h"
 #include "tap.h"
 
@@ -174,11 +175,11 @@ static void test_wait(void)
 	cpu += 40; /* B's burst, no look during it */
 	leave(t, B);
 	enter(t, wait);
-	pv_sampler_waiting(t, wait); /* as the wait's wrapper does */
+	pv_wait_entered(t, wait); /* as the wait's wrapper does */
 	cpu += 2; /* the wait's own CPU */
 	run_then_look(t, 0);
 	tap_is(t->owed_ns, 0, "a look that finds the thread in a wait charges nothing");
-	pv_sampler_blocked(t, wait, 5000, 2); /* blocked 5000, 2 of CPU measured around it */
+	pv_wait_blocked(t, wait, 5000, 2); /* blocked 5000, 2 of CPU measured around it */
 	leave(t, wait);
 	enter(t, B);
 	run_then_look(t, 8);

@@ -30,6 +30,7 @@
 #include "runtime/runtime.h"
 #include "runtime/sampler.h"
 #include "runtime/waits.h"
+#include "runtime/waittime.h"
 #include "runtime/wrap/wrap.h"
 
 void __cyg_profile_func_enter(void *fn, void *call_site);
@@ -54,7 +55,7 @@ static struct wait_start wait_begins(enum pv_wait w)
 	s.began = 1;
 	if (!pv_runtime_sampled())
 		return s;
-	pv_sampler_waiting(pv_self, &pv_wait_markers[w]);
+	pv_wait_entered(pv_self, &pv_wait_markers[w]);
 	/* Timed at its hooks (timedstart.h), the wait's CPU is in their span. */
 	if (!pv_cpusamples_from_ring(pv_self) && !pv_timed_start_on(&pv_self->timed))
 		s.cpu = pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -72,7 +73,7 @@ static void wait_ends(struct wait_start s, enum pv_wait w)
 	if (pv_runtime_sampled() && s.began > 1 && pv_thread_has_state(t)) {
 		uint64_t blocked = pv_monotonic_ns() - s.began;
 		uint64_t cpu = s.cpu ? pv_sys_clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
-		pv_sampler_blocked(t, fn, blocked, cpu > s.cpu ? cpu - s.cpu : 0);
+		pv_wait_blocked(t, fn, blocked, cpu > s.cpu ? cpu - s.cpu : 0);
 	}
 	__cyg_profile_func_exit((void *)fn, NULL);
 }
