@@ -116,12 +116,20 @@ struct pv_path *pv_profile_root_path(struct pv_profile *p, void *fn, unsigned gr
 	return x;
 }
 
-unsigned pv_profile_group(struct pv_profile *p, const char *name, int main_thread)
+unsigned pv_profile_find_group(const struct pv_profile *p, const char *name, int main_thread)
 {
 	for (unsigned g = 0; g < p->n_groups; g++)
 		if (p->groups[g].main_thread == !!main_thread &&
 		    !strncmp(p->groups[g].name, name, PV_THREAD_NAME_MAX))
 			return g + 1;
+	return 0;
+}
+
+unsigned pv_profile_group(struct pv_profile *p, const char *name, int main_thread)
+{
+	unsigned found = pv_profile_find_group(p, name, main_thread);
+	if (found)
+		return found;
 	struct pv_thread_group *grown = realloc(p->groups, (p->n_groups + 1) * sizeof(*grown));
 	if (!grown)
 		return 0;

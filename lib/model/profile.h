@@ -223,6 +223,9 @@ struct pv_path *pv_profile_root_path(struct pv_profile *p, void *fn, unsigned gr
  * new: its number from 1, or 0 when memory ran out. */
 unsigned pv_profile_group(struct pv_profile *p, const char *name, int main_thread);
 
+/* The group of that name and kind in p, or 0 when p has none. */
+unsigned pv_profile_find_group(const struct pv_profile *p, const char *name, int main_thread);
+
 /* The group in dst of src's group g (0 for 0): the same name and kind. */
 unsigned pv_profile_same_group(struct pv_profile *dst, const struct pv_profile *src,
 			       unsigned g);

@@ -299,12 +299,14 @@ static void mark_flow(const struct pv_report *in, const struct pv_view *v, struc
 			  : m->under[i] && v->funcs[p->func] &&
 				    !(p->parent >= 0 && m->under[p->parent]);
 		int wait = in->funcs[p->func].kind == PV_FUNC_WAIT;
-		if (top && !wait)
+		/* A wait at the root (called from code without hooks) is blocked
+		 * time too, its own: not the work's. */
+		if (top && (!wait || v->kind == PV_VIEW_WHOLE))
 			for (unsigned ev = 0; ev < in->nev; ev++)
 				waited[ev] += m->blocked[i][ev];
 		int outermost = v->kind != PV_VIEW_WHOLE && top;
-		if (v->kind == PV_VIEW_WHOLE && v->groups && top && !wait) /* the kept threads' run */
-			for (unsigned ev = 0; ev < in->nev; ev++)
+		if (v->kind == PV_VIEW_WHOLE && v->groups && top && (!wait || !m->waits_out))
+			for (unsigned ev = 0; ev < in->nev; ev++) /* the kept threads' run */
 				run_total[ev] += m->shown[i][ev];
 		if (outermost) {
 			m->reach[i] = 1;

@@ -59,8 +59,11 @@ static void paths_since(struct pv_profile *now, const struct pv_profile *then)
 		struct pv_path_key key = { NULL, x->key.fn, 0 };
 		if (x->key.parent && !(key.parent = pv_path_map_get(&m, x->key.parent)))
 			continue;
-		if (!x->key.parent)
-			key.group = pv_profile_same_group(now, then, (unsigned)x->key.group);
+		if (!x->key.parent && x->key.group) { /* its threads' group, by name */
+			const struct pv_thread_group *g = &then->groups[x->key.group - 1];
+			if (!(key.group = pv_profile_find_group(now, g->name, g->main_thread)))
+				continue;
+		}
 		struct pv_path *d;
 		HASH_FIND(hh, now->paths, &key, sizeof(key), d);
 		if (!d)
@@ -132,9 +135,14 @@ static void run_since(struct pv_profile *now, const struct pv_profile *then)
 	now->resyncs = less(now->resyncs, then->resyncs);
 	costs_less(now->enabled, then->enabled, now->nev);
 	costs_less(now->running, then->running, now->nev);
+	/* threads_cut_short and threads_shared say how the threads stand at
+	 * the snapshot, not what grew: the window's are now's. */
+	struct pv_losses at_end = now->losses;
 #define PV_LOSS_LESS(name) now->losses.name = less(now->losses.name, then->losses.name);
 	PV_LOSSES(PV_LOSS_LESS)
 #undef PV_LOSS_LESS
+	now->losses.threads_cut_short = at_end.threads_cut_short;
+	now->losses.threads_shared = at_end.threads_shared;
 	struct pv_sampling *s = &now->sampling;
 	const struct pv_sampling *b = &then->sampling;
 	s->wall_seconds = s->wall_seconds > b->wall_seconds ? s->wall_seconds - b->wall_seconds : 0;

@@ -213,6 +213,10 @@ int pv_config_signal(const char *value, int *sig, const char **why)
 	case SIGCHLD: case SIGCONT: case SIGTSTP: case SIGTTIN: case SIGTTOU:
 		*why = "is job control's";
 		return 0;
+	case SIGPIPE: case SIGXCPU: case SIGXFSZ: case SIGIO: case SIGURG: case SIGWINCH:
+	case SIGPROF: case SIGVTALRM: case SIGALRM:
+		*why = "is one the kernel sends the program itself";
+		return 0;
 	}
 	*sig = (int)n;
 	return 1;

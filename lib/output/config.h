@@ -34,7 +34,7 @@ struct pv_config {
 	int rate_forced;            /* ... given: else a sample's cost sets the rate */
 	int waits_inside;           /* PROFVIZ_WAITS=in: the graph's shares hold the waits */
 	int window_signal;          /* PROFVIZ_SIGNAL: opens and writes windows; 0: none */
-	int start_paused;           /* PROFVIZ_START=paused: nothing kept until a window opens */
+	int start_paused;           /* PROFVIZ_START=paused: nothing written but windows */
 	unsigned window_seconds;    /* PROFVIZ_INTERVAL=N: a window written every N s; 0: none */
 };
 
@@ -60,7 +60,8 @@ struct pv_config {
 
 /* The signal value names ("SIGUSR2", "USR2", "12", "SIGRTMIN+2") that a
  * program may hand to profviz: 1 and *sig set, or 0 (with *why set) for
- * one the program cannot give up (SIGKILL, a fault, job control). */
+ * one the program cannot give up (SIGKILL, a fault, job control, one the
+ * kernel sends it: SIGPIPE, SIGALRM, ...). */
 int pv_config_signal(const char *value, int *sig, const char **why);
 
 /* What PROFVIZ_SIGNAL asks of the runtime (runtime/window.h), in the value

@@ -58,14 +58,16 @@ const struct pv_variable pv_variables[] = {
 	  "seconds saying the run is still being profiled; 0: none",
 	  "0" },
 	{ "PROFVIZ_SIGNAL",
-	  "a signal's name or number (SIGUSR2, USR2, 12, SIGRTMIN+1), not a fault's or job "
-	  "control's: each one sent opens a window of the run, the next writes it (prof.w1.json, "
+	  "a signal's name or number (SIGUSR2, USR2, 12, SIGRTMIN+1), not a fault's, job "
+	  "control's or one the kernel sends (SIGPIPE, SIGALRM, ...): each one sent opens a "
+	  "window of the run, the next writes it (prof.w1.json, "
 	  "...) and closes it; profviz dump PID and profviz reset PID send it; the program's own "
 	  "handler of that signal is not installed",
 	  "none" },
 	{ "PROFVIZ_START",
 	  "running, or paused: nothing is written until a window opens (by PROFVIZ_SIGNAL, "
-	  "PROFVIZ_INTERVAL or profviz_start()), and no profile at exit but the open window's",
+	  "PROFVIZ_INTERVAL or profviz_start()), and no profile at exit but the open window's "
+	  "(a fatal signal's, an exec's and profviz_dump()'s profiles are still written whole)",
 	  "running" },
 	{ "PROFVIZ_INTERVAL",
 	  "whole seconds, 0 to " NUMBER(PV_MAX_WINDOW_SECONDS) ": a window written every N "

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "base/clock.h"
 #include "runtime/cpusamples.h"
@@ -317,17 +316,24 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 	return 0;
 }
 
-/* Thread tid's name, as the kernel has it now; "" when it cannot be read
- * (a thread of another process, from a copy writing the profile). */
-static void thread_name(pid_t tid, char name[PV_THREAD_NAME_MAX])
+/* t's name: read from the kernel once, at its first hand-over (its own
+ * process's entry, which a copy writing the profile reads too), then kept
+ * in t, so that a thread renamed between two snapshots stays in one group
+ * (a window subtracts one from the other). "" when it cannot be read. */
+static const char *thread_name(const struct pv_thread *t)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)tid);
-	ssize_t n = pv_read_small_file(path, name, PV_THREAD_NAME_MAX);
+	struct pv_thread *kept = (struct pv_thread *)t; /* the name, t's cache */
+	if (kept->name[0])
+		return kept->name;
+	char path[64], name[PV_THREAD_NAME_MAX];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)t->pid, (int)t->tid);
+	ssize_t n = pv_read_small_file(path, name, sizeof(name));
 	if (n > 0 && name[n - 1] == '\n')
-		name[n - 1] = '\0';
+		name[--n] = '\0';
 	if (n <= 0)
-		name[0] = '\0';
+		return "";
+	memcpy(kept->name, name, sizeof(kept->name));
+	return kept->name;
 }
 
 static void hand_over(struct pv_profile *p, const struct pv_thread *t,
@@ -336,13 +342,12 @@ static void hand_over(struct pv_profile *p, const struct pv_thread *t,
 	struct merge m = { { p, NULL }, pv_profile_thread_add(p), p->nev - t->nev, 0 };
 	struct pv_thread_stat times;
 	thread_times(t, &times);
-	char name[PV_THREAD_NAME_MAX];
-	int main_thread = t->tid == getpid(); /* the process's first thread */
-	thread_name(t->tid, name);
+	const char *name = thread_name(t);
+	int main_thread = t->tid == t->pid; /* the process's first thread */
 	m.group = pv_profile_group(p, name, main_thread);
 	if (m.ts) {
 		m.ts->tid = t->tid;
-		memcpy(m.ts->name, name, sizeof(name));
+		snprintf(m.ts->name, sizeof(m.ts->name), "%s", name);
 		m.ts->main_thread = main_thread;
 		/* While it was profiled, as its wall time: not the dynamic
 		 * loader's, a sanitizer's start-up or the constructors before. */

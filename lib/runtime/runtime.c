@@ -147,6 +147,19 @@ uint64_t pv_runtime_shared_unborn(void)
 	return __atomic_load_n(&pv_shared_unborn, __ATOMIC_RELAXED);
 }
 
+struct pv_thread *pv_runtime_hooks_off(void)
+{
+	struct pv_thread *was = pv_self;
+	if (!pv_thread_has_state(was))
+		pv_self = &pv_gone;
+	return was;
+}
+
+void pv_runtime_hooks_back(struct pv_thread *was)
+{
+	pv_self = was;
+}
+
 PV_HIDDEN __thread struct pv_thread *pv_self __attribute__((tls_model("initial-exec"))) =
 	&pv_unborn;
 
@@ -349,6 +362,7 @@ static struct pv_thread *thread_setup(int keyed)
 		return &pv_gone;
 	}
 	t->tid = pv_sys_gettid();
+	t->pid = pv_pid;
 	t->inlined_as_frames = pv_config.inlined_as_frames;
 	note_thread_clocks(t);
 	if (pv_time_sampled) {
@@ -561,6 +575,8 @@ static void fork_child_profile(void)
 	pv_pid = pv_child_pid = getpid();
 	pv_dumped = 0;
 	pv_window_forked();
+	if (pv_config.window_signal)
+		pv_wrap_give_back_signal(pv_config.window_signal);
 	pv_profile_clear(&pv_profile);
 	pv_hotpcs_clear(&pv_hotpcs);
 	pv_sigdefer_forget_lost();
@@ -595,6 +611,8 @@ static void fork_child_profile(void)
 	self->next = self->prev = NULL;
 	pv_live = self;
 	self->tid = pv_sys_gettid();
+	self->pid = pv_pid;
+	self->name[0] = '\0'; /* the child's, read at its hand-over */
 	note_thread_clocks(self); /* the parent's thread clock is not this one's */
 	pv_sampler_thread_begins(self);
 	self->blocked_ns = 0;

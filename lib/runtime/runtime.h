@@ -88,4 +88,12 @@ void pv_runtime_tls_unshared(const struct pv_tls_share *share);
 /* How many threads were shared so before they were set up (dump.c). */
 uint64_t pv_runtime_shared_unborn(void);
 
+/* This thread's hooks ignored until pv_runtime_hooks_back, when it has no
+ * state a guard (guard.h) could mark busy: the runtime's own threads, or a
+ * thread of the program's that ran no instrumented code yet, whose first
+ * hook would set it up under the runtime's lock, which a dump holds. What
+ * to give back. */
+PV_HIDDEN struct pv_thread *pv_runtime_hooks_off(void);
+PV_HIDDEN void pv_runtime_hooks_back(struct pv_thread *was);
+
 #endif /* PV_RUNTIME_H */

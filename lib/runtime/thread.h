@@ -117,6 +117,12 @@ struct pv_thread {
 	unsigned busy_depth;   /* the depth of the outermost handler running BUSY, 0 if none */
 	int in_slow_path;      /* BUSY in a section a handler may abandon by longjmp */
 	pid_t tid;
+	pid_t pid;               /* its process's, when it was set up: its name is in
+				  * /proc/PID/task/TID, even for a copy writing the profile */
+	/* Its name as the kernel had it at its first hand-over (handover.c),
+	 * kept so that its call paths stay in one group if it renames itself
+	 * later; "" until then. */
+	char name[16];
 	struct pv_thread *next, *prev; /* the live-thread list */
 	/* For the per-thread summary: the thread's CPU clock (when has_cpu_clock)
 	 * and when it began to be profiled (CLOCK_MONOTONIC, ns). */

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <pthread.h>
 
 #include "profviz.h"
 #include "base/clock.h"
@@ -35,13 +37,16 @@ static struct pv_snapshot base;
 static uint64_t opened_ns;    /* when the open window opened */
 static int written;           /* windows written so far: the next is written+1 */
 static int in_use;            /* windows were configured or asked for */
+static int closed;            /* the process is ending: no more windows */
 static int forked_off;        /* a forked child: no windows */
 
 /* What the signal's handler hands the serving thread: asks in a ring, each
- * stored + 1 so that a slot reserved but not yet written reads 0. */
+ * stored + 1 so that a slot reserved but not yet written reads 0; an ask
+ * that finds the ring full is dropped (and counted), never written over an
+ * unread one. */
 #define ASKS 16
 static int asks[ASKS];
-static unsigned asks_in, asks_out;
+static unsigned asks_in, asks_out, asks_dropped;
 static sem_t wake;
 static int serving; /* the serving thread runs */
 
@@ -117,12 +122,17 @@ static int write_window(void)
 		pv_snapshot_free(&base);
 	}
 	double seconds = (double)(pv_monotonic_ns() - opened_ns) * 1e-9;
-	int n = ++written;
-	struct pv_output_tag tag = { .child_pid = pv_child_pid, .window_n = n };
+	/* The first number no file has: an image exec'd with this pid wrote
+	 * windows of its own. */
+	char name[512] = "";
+	struct pv_output_tag tag = { .child_pid = pv_child_pid };
+	do {
+		tag.window_n = ++written;
+		pv_output_path(&pv_config.outputs[0], pv_pid, tag, name, sizeof(name));
+	} while (name[0] && access(name, F_OK) == 0 && written < 100000);
+	int n = written;
 	int status = pv_snapshot_write(&now, tag);
 	pv_snapshot_free(&now);
-	char name[512] = "";
-	pv_output_path(&pv_config.outputs[0], pv_pid, tag, name, sizeof(name));
 	if (status == PV_NOTHING_WRITTEN)
 		pv_log("window %d (%.1f s): nothing ran in it; nothing written", n, seconds);
 	else if (status == 0)
@@ -137,46 +147,67 @@ static int write_window(void)
 	return status < 0 ? -1 : 0;
 }
 
-/* Do what was asked, on this thread, its hooks ignored meanwhile (the
- * writers may call instrumented code). */
-static int do_ask(enum pv_window_ask ask)
+/* What was asked, under window_lock. 0, or -1. */
+static int act(enum pv_window_ask ask)
 {
-	if (forked_off || !pv_runtime_should_dump())
-		return -1;
-	struct pv_guard g;
-	pv_guard_enter(&g, pv_self);
-	pv_lock_take(&window_lock);
 	in_use = 1;
-	int status = 0;
 	if (ask == PV_WINDOW_TOGGLE)
 		ask = open_now ? PV_WINDOW_CLOSE : PV_WINDOW_OPEN;
+	if (ask == PV_WINDOW_TICK && !open_now)
+		return 0;
+	int writes = ask == PV_WINDOW_CLOSE || ask == PV_WINDOW_NEXT || ask == PV_WINDOW_TICK;
+	/* Started paused, only an open window holds what is asked for: the
+	 * rest is start-up, or the time between windows. */
+	if (writes && pv_config.start_paused && !open_now) {
+		pv_log("no window is open: nothing written");
+		return -1;
+	}
 	switch (ask) {
 	case PV_WINDOW_START:
 		if (open_now)
-			break;
+			return 0;
 		/* fall through */
 	case PV_WINDOW_OPEN:
 		start_from_now();
 		open_now = 1;
 		pv_log("window %d open", written + 1);
-		break;
+		return 0;
 	case PV_WINDOW_CLOSE:
-		status = write_window();
 		open_now = 0;
-		break;
-	case PV_WINDOW_TICK:
-		if (!open_now)
-			break;
-		/* fall through */
-	case PV_WINDOW_NEXT:
-		status = write_window();
-		break;
-	case PV_WINDOW_TOGGLE:
-		break;
+		return write_window();
+	default:
+		return write_window();
 	}
+}
+
+/* f(ask) on this thread: whatever the writers call of the program's runs
+ * unrecorded, and no signal (a handler's longjmp) or cancellation leaves
+ * window_lock held. */
+static int with_window_lock(int (*f)(enum pv_window_ask), enum pv_window_ask ask)
+{
+	sigset_t all, saved;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	int cancel;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	struct pv_thread *was = pv_runtime_hooks_off();
+	struct pv_guard g;
+	pv_guard_enter(&g, pv_self);
+	pv_lock_take(&window_lock);
+	int status = closed ? -1 : f(ask);
 	pv_lock_give(&window_lock);
 	pv_guard_leave(&g);
+	pv_runtime_hooks_back(was);
+	pthread_setcancelstate(cancel, NULL);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	return status;
+}
+
+static int do_ask(enum pv_window_ask ask)
+{
+	if (forked_off || !pv_runtime_should_dump())
+		return -1;
+	return with_window_lock(act, ask);
 }
 
 /* ---- the signal and the thread that serves it ---- */
@@ -190,8 +221,16 @@ void pv_window_on_signal(int sig, siginfo_t *info, void *context)
 	if (info && info->si_code == SI_QUEUE && info->si_value.sival_int >= PV_WINDOW_TOGGLE &&
 	    info->si_value.sival_int <= PV_WINDOW_NEXT)
 		ask = info->si_value.sival_int;
-	unsigned slot = __atomic_fetch_add(&asks_in, 1, __ATOMIC_ACQ_REL) % ASKS;
-	__atomic_store_n(&asks[slot], ask + 1, __ATOMIC_RELEASE);
+	unsigned in = __atomic_load_n(&asks_in, __ATOMIC_ACQUIRE);
+	do {
+		if (in - __atomic_load_n(&asks_out, __ATOMIC_ACQUIRE) >= ASKS) {
+			__atomic_fetch_add(&asks_dropped, 1, __ATOMIC_RELAXED);
+			errno = saved;
+			return;
+		}
+	} while (!__atomic_compare_exchange_n(&asks_in, &in, in + 1, 0, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	__atomic_store_n(&asks[in % ASKS], ask + 1, __ATOMIC_RELEASE);
 	sem_post(&wake);
 	errno = saved;
 }
@@ -199,11 +238,11 @@ void pv_window_on_signal(int sig, siginfo_t *info, void *context)
 /* The next ask in the ring, or -1 when there is none (yet). */
 static int next_ask(void)
 {
-	unsigned slot = asks_out % ASKS;
-	int ask = __atomic_exchange_n(&asks[slot], 0, __ATOMIC_ACQ_REL);
+	unsigned out = __atomic_load_n(&asks_out, __ATOMIC_RELAXED);
+	int ask = __atomic_exchange_n(&asks[out % ASKS], 0, __ATOMIC_ACQ_REL);
 	if (!ask)
 		return -1;
-	asks_out++;
+	__atomic_store_n(&asks_out, out + 1, __ATOMIC_RELEASE);
 	return ask - 1;
 }
 
@@ -213,6 +252,7 @@ static int next_ask(void)
 static void *serve(void *unused)
 {
 	(void)unused;
+	pv_runtime_hooks_off(); /* for good: a thread of the runtime's */
 	unsigned every = pv_config.window_seconds;
 	struct timespec tick;
 	clock_gettime(CLOCK_MONOTONIC, &tick);
@@ -231,9 +271,18 @@ static void *serve(void *unused)
 			int ask;
 			while ((ask = next_ask()) >= 0)
 				do_ask((enum pv_window_ask)ask);
+			unsigned dropped = __atomic_exchange_n(&asks_dropped, 0, __ATOMIC_RELAXED);
+			if (dropped)
+				pv_log("PROFVIZ_SIGNAL: %u signal%s came faster than windows are written: "
+				       "dropped", dropped, dropped == 1 ? "" : "s");
 		} else if (every) { /* the interval's end: the open window, the next from here */
-			tick.tv_sec += every;
 			do_ask(PV_WINDOW_TICK);
+			/* A process stopped for a while has one window, not a burst. */
+			struct timespec now;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			tick.tv_sec += every;
+			if (tick.tv_sec <= now.tv_sec)
+				tick.tv_sec = now.tv_sec + every;
 		}
 	}
 	return NULL;
@@ -267,24 +316,32 @@ int pv_window_takes(int sig)
 	return sig == pv_config.window_signal && sig && !pv_config.disabled && !forked_off;
 }
 
-int pv_window_at_exit(void)
+/* The last window, at the process's end; no more after it. */
+static int last_window(enum pv_window_ask unused)
 {
-	if (forked_off || !in_use)
-		return 1;
-	pv_lock_take(&window_lock);
+	(void)unused;
 	/* A window open since the process began is the exit's own profile. */
 	if (open_now && have_base)
 		write_window();
 	open_now = 0;
-	pv_lock_give(&window_lock);
+	closed = 1;
+	return 0;
+}
+
+int pv_window_at_exit(void)
+{
+	if (forked_off || !in_use)
+		return 1;
+	with_window_lock(last_window, PV_WINDOW_CLOSE);
 	return !pv_config.start_paused;
 }
 
 void pv_window_forked(void)
 {
+	/* Forgotten, not freed: the forking thread may have been freeing it
+	 * in the parent (the fork does not wait for window_lock). */
 	forked_off = 1;
-	if (have_base)
-		pv_snapshot_free(&base);
+	memset(&base, 0, sizeof(base));
 	have_base = 0;
 }
 

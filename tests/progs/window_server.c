@@ -6,7 +6,7 @@
  *
  * Lines in: "req N" (a worker computes fib(N) and answers "done N"),
  * "start", "stop", "reset", "window" (profviz's API, answered "api R"),
- * "quit". At the end it says whether its SIGUSR1 handler ran.
+ * "rename NAME" (the main thread's name), "quit". At the end it says whether its SIGUSR1 handler ran.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "profviz.h"
@@ -101,6 +102,12 @@ static int serve_line(const char *line)
 		pthread_mutex_unlock(&lock);
 	} else if (!strncmp(line, "quit", 4)) {
 		return 0;
+	} else if (!strncmp(line, "rename ", 7)) { /* the main thread's name */
+		prctl(PR_SET_NAME, line + 7, 0, 0, 0);
+		pthread_mutex_lock(&lock);
+		printf("renamed\n");
+		fflush(stdout);
+		pthread_mutex_unlock(&lock);
 	} else {
 		char what[16] = "";
 		sscanf(line, "%15s", what);

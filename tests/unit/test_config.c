@@ -354,6 +354,8 @@ int main(void)
 	       "PROFVIZ_SIGNAL: by name, without SIG, by number, real-time ones");
 	tap_ok(!pv_config_signal("SIGSTOP", &sig, &why) && !pv_config_signal("9", &sig, &why) &&
 		       !pv_config_signal("SIGCHLD", &sig, &why) &&
+		       !pv_config_signal("SIGPIPE", &sig, &why) &&
+		       !pv_config_signal("WINCH", &sig, &why) &&
 		       !pv_config_signal("SIGRTMIN+99", &sig, &why) &&
 		       !pv_config_signal("0", &sig, &why) && !pv_config_signal("", &sig, &why),
 	       "PROFVIZ_SIGNAL: none the program cannot give up, none that is not a signal");

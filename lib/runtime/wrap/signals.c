@@ -228,6 +228,18 @@ int pv_wrap_take_signal(int sig, void (*handler)(int, siginfo_t *, void *))
 	return next_sigaction()(sig, &a, NULL);
 }
 
+void pv_wrap_give_back_signal(int sig)
+{
+	struct sigaction a;
+	if (user_installed[sig]) {
+		a = user_action[sig];
+	} else {
+		memset(&a, 0, sizeof(a));
+		a.sa_handler = SIG_DFL;
+	}
+	sigaction(sig, &a, NULL); /* the wrapper: pv_window_takes(sig) is false now */
+}
+
 /* The runtime's own signal (pv_wrap_take_signal): the program's asks kept,
  * as it will read them back; its handler said once not to run. */
 static int keep_for_program(int sig, const struct sigaction *act, struct sigaction *old)
@@ -244,7 +256,8 @@ static int keep_for_program(int sig, const struct sigaction *act, struct sigacti
 	if (act) {
 		user_action[sig] = *act;
 		user_installed[sig] = 1;
-		if ((act->sa_flags & SA_SIGINFO || act->sa_handler != SIG_DFL) &&
+		if ((act->sa_flags & SA_SIGINFO ||
+		     (act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN)) &&
 		    !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
 			pv_log("the program's handler of signal %d does not run: PROFVIZ_SIGNAL "
 			       "takes that signal", sig);

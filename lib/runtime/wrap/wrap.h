@@ -49,6 +49,9 @@ PV_HIDDEN void pv_wrap_catch_fatal_signals(void);
  * what the program asks of sig from then on is kept for it to read back,
  * not installed. 0, or -1 with errno. */
 PV_HIDDEN int pv_wrap_take_signal(int sig, void (*handler)(int, siginfo_t *, void *));
+/* Give sig back to the program (a forked child, which has no windows):
+ * what it asked of sig installed as any sigaction is. */
+PV_HIDDEN void pv_wrap_give_back_signal(int sig);
 
 /* libc's function which; never NULL: a libc without the function the
  * program has just called ends the process as abort() would. */
