@@ -324,7 +324,8 @@ with t.case("thresholds and report"):
                   if max(fa.get(n, (0,) * 4)[3], fb.get(n, (0,) * 4)[3]) / ref >= 0.05)
     t.eq(sorted(n for n in nodes if n), want,
          "-n 5: the functions with 5% of the run in A or in B")
-    t.ok("hidden: %d functions" % (len(set(fa) | set(fb)) - len(want)) in caption,
+    hidden = len(set(fa) | set(fb)) - len(want)
+    t.ok("hidden: %d function%s," % (hidden, "" if hidden == 1 else "s") in caption,
          "... and the caption counts those hidden")
     t.ok(all(k[0] in nodes and k[1] in nodes for k in edges),
          "... arcs only between boxes shown")

@@ -144,7 +144,8 @@ complete_line profviz help v
     lines = r.stdout.splitlines()
     t.eq(lines[:1], ["complete -o default -F _profviz profviz"],
          "complete -p: profviz completes with _profviz, files otherwise")
-    t.eq(lines[1:], ["run report", "-o -e -q -v --runtime --help", "--focus", "version variables"],
+    t.eq(lines[1:], ["run report reset", "-o -e -q -v --runtime --help", "--focus",
+                     "version variables"],
          "commands, a command's options from its --help, help's topics")
 
 r = make("uninstall")

@@ -4,9 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/clock.h"
+#include "base/sysraw.h"
 #include "runtime/cpusamples.h"
 #include "runtime/naming.h"
 #include "runtime/smallfile.h"
@@ -316,23 +320,31 @@ static int add_open(struct merge *m, const struct pv_thread *t, const struct pv_
 	return 0;
 }
 
-/* t's name: read from the kernel once, at its first hand-over (its own
- * process's entry, which a copy writing the profile reads too), then kept
- * in t, so that a thread renamed between two snapshots stays in one group
- * (a window subtracts one from the other). "" when it cannot be read. */
+/* t's name: asked of the kernel once, at its first hand-over, then kept in
+ * t, so that a thread renamed between two snapshots stays in one group (a
+ * window subtracts one from the other). On t itself (its end) by prctl,
+ * which takes no descriptor: a thread's end must not take the number the
+ * program's next open() is due. Another thread's (a dump's snapshot) from
+ * its process's /proc entry, which a copy writing the profile reads too.
+ * "" when it cannot be read. */
 static const char *thread_name(const struct pv_thread *t)
 {
 	struct pv_thread *kept = (struct pv_thread *)t; /* the name, t's cache */
 	if (kept->name[0])
 		return kept->name;
-	char path[64], name[PV_THREAD_NAME_MAX];
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)t->pid, (int)t->tid);
-	ssize_t n = pv_read_small_file(path, name, sizeof(name));
-	if (n > 0 && name[n - 1] == '\n')
-		name[--n] = '\0';
-	if (n <= 0)
-		return "";
-	memcpy(kept->name, name, sizeof(kept->name));
+	char name[PV_THREAD_NAME_MAX + 1] = "";
+	if (t->tid == pv_sys_gettid()) {
+		syscall(SYS_prctl, PR_GET_NAME, name, 0, 0, 0); /* prctl() is a sanitizer's */
+	} else {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)t->pid, (int)t->tid);
+		ssize_t n = pv_read_small_file(path, name, PV_THREAD_NAME_MAX);
+		if (n > 0 && name[n - 1] == '\n')
+			name[n - 1] = '\0';
+		if (n <= 0)
+			name[0] = '\0';
+	}
+	snprintf(kept->name, sizeof(kept->name), "%s", name);
 	return kept->name;
 }
 
