@@ -48,6 +48,15 @@ def clean_env():
             if not k.startswith("PROFVIZ_") and k != "LD_PRELOAD"}
 
 
+
+def as_given():
+    """The signals this file sends, at their defaults and unblocked in what
+    it starts: the suite itself may run under nohup (SIGHUP ignored), which
+    profviz run rightly passes on as ignored."""
+    for sig in PASSED + [S.SIGINT, S.SIGQUIT]:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
 class Started:
     """The program started with the runtime, directly or under `profviz run`,
     once it has said it is ready: its state at start (ignored and blocked
@@ -65,6 +74,7 @@ class Started:
 
         def prepare():
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            as_given()
             if setup:
                 setup()
 
@@ -204,7 +214,8 @@ with t.case("an alarm"):
     run = subprocess.Popen([h.PROFVIZ, "run", "-q", "--", prog, "catch", str(int(S.SIGALRM))],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, env=clean_env(), cwd=tmp,
-                           preexec_fn=lambda: signal.setitimer(signal.ITIMER_REAL, 0.2))
+                           preexec_fn=lambda: (as_given(),
+                                               signal.setitimer(signal.ITIMER_REAL, 0.2)))
     try:
         run.wait(timeout=20)
     except subprocess.TimeoutExpired:
@@ -225,7 +236,8 @@ with t.case("at once"):
     for i in range(5):
         run = subprocess.Popen([h.PROFVIZ, "run", "-q", "--", prog, "catch", str(int(S.SIGTERM))],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=clean_env(), cwd=tmp)
+                               stderr=subprocess.DEVNULL, env=clean_env(), cwd=tmp,
+                               preexec_fn=as_given)
         os.kill(run.pid, signal.SIGTERM)
         rc = run.wait(timeout=20)
         run.stdin.close()  # a program left running ends: "nothing came"
