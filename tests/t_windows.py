@@ -131,6 +131,9 @@ with t.case("the API, running"):
     window_holds(s.calls("prof.w1.json"), 4, "window 1 (start, stop)")
     window_holds(s.calls("prof.w2.json"), 3, "window 2 (since window 1's end)")
     window_holds(s.calls("prof.w3.json"), 6, "window 3 (reset, open at the exit)")
+    t.ok(h.load_json(os.path.join(s.dir, "prof.w1.json"))["wall_seconds"] <
+         h.load_json(os.path.join(s.dir, "prof.json"))["wall_seconds"],
+         "a window's wall time is its own, not the run's so far")
     whole = s.calls("prof.json")
     t.ok(whole.get("handle_request") == 16 and all(f in whole for f in START_UP),
          "the exit's profile: the whole run, start-up and all 16 requests", whole)
@@ -147,7 +150,7 @@ with t.case("the command"):
     t.eq((r.returncode, r.stderr), (0, ""), "profviz dump PID")
     s.stderr_until("window 1 (")
     s.requests(2)
-    h.command("dump", pid)
+    h.command("stop", pid)
     s.stderr_until("window 2 (")
     h.command("start", pid)
     s.stderr_until("window 3 open")
@@ -156,9 +159,26 @@ with t.case("the command"):
     s.stderr_until("window 3 (")
     s.quit()
     window_holds(s.calls("prof.w1.json"), 6, "window 1 (reset, dump)")
-    window_holds(s.calls("prof.w2.json"), 2, "window 2 (the next dump)")
+    window_holds(s.calls("prof.w2.json"), 2, "window 2 (from the dump to a stop)")
     window_holds(s.calls("prof.w3.json"), 1, "window 3 (start, stop)")
     t.ok("prof.json" in s.files(), "the exit's profile written too")
+    # A server that writes its process title over its environment: the
+    # signal given to the command instead.
+    s = Server({"PROFVIZ_SIGNAL": "SIGUSR2"})
+    s.p.stdin.write("retitle\n")
+    s.p.stdin.flush()
+    assert s.p.stdout.readline() == "retitled\n"
+    r = h.command("reset", str(s.p.pid))
+    t.ok(r.returncode == 2 and "--signal" in r.stderr and "overwritten" in r.stderr,
+         "an environment written over: refused, saying --signal", r.stderr)
+    r = h.command("reset", "--signal", "SIGUSR2", str(s.p.pid))
+    t.eq((r.returncode, r.stderr), (0, ""), "profviz reset --signal SIGUSR2 PID")
+    s.stderr_until("window 1 open")
+    s.requests(2)
+    h.command("stop", "--signal", "USR2", str(s.p.pid))
+    s.stderr_until("window 1 (")
+    s.quit()
+    window_holds(s.calls("prof.w1.json"), 2, "window 1 (by --signal)")
     plain = Server({})
     r = h.command("dump", str(plain.p.pid))
     t.ok(r.returncode == 2 and "PROFVIZ_SIGNAL" in r.stderr and str(plain.p.pid) in r.stderr,

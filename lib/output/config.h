@@ -72,8 +72,8 @@ enum pv_window_ask {
 	PV_WINDOW_OPEN = 1,   /* open one, or start the open one again from now */
 	PV_WINDOW_CLOSE = 2,  /* write what ran since the window's start, and close it */
 	PV_WINDOW_NEXT = 3,   /* write what ran since the window's start; the next starts now */
-	PV_WINDOW_START = 4,  /* open one unless one is open (profviz_start(): not a signal's) */
-	PV_WINDOW_TICK = 5,   /* PROFVIZ_INTERVAL's: NEXT, if a window is open (not a signal's) */
+	PV_WINDOW_START = 4,  /* open one unless one is open (profviz_start, profviz start) */
+	PV_WINDOW_TICK = 5,   /* PROFVIZ_INTERVAL's: NEXT, if a window is open (no signal's) */
 };
 
 typedef const char *pv_getenv_fn(const char *name);

@@ -145,7 +145,7 @@ int pv_snapshot_write(struct pv_snapshot *s, struct pv_output_tag tag)
 	struct pv_profile *snap = &s->profile;
 	struct pv_conversion read, conv = { .factor = { 1 }, .running_ratio = { 1 } };
 	pv_counters_conversion(&pv_events, snap->enabled + first, snap->running + first, &read);
-	conv.wall_seconds = read.wall_seconds;
+	conv.wall_seconds = s->wall_seconds > 0 ? s->wall_seconds : read.wall_seconds;
 	for (unsigned i = 0; i < pv_events.n; i++) {
 		conv.factor[first + i] = read.factor[i];
 		conv.running_ratio[first + i] = read.running_ratio[i];

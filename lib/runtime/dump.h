@@ -20,6 +20,7 @@ struct pv_snapshot {
 	struct pv_hotpc *pcs; /* malloc'd, n_pcs of them, in no order */
 	size_t n_pcs;
 	struct pv_hotpcs_account pcs_read;
+	double wall_seconds; /* a window's length (window.c); 0: the run's, from its start */
 };
 
 /* Take it (at_exit: the process ends, so this thread's open frames are

@@ -809,6 +809,11 @@ static void pv_init(void)
 		/* A low limit shared with the program: say what profviz takes of it
 		 * (its events read per call; sampled time takes none). */
 		char fds[160] = "";
+		if (pv_config.start_paused) { /* its windows alone: prof.w1.json, ... */
+			size_t used = strlen(files);
+			snprintf(files + used, sizeof(files) - used, "%s",
+				 "'s windows alone (started paused)");
+		}
 		if (events_take_descriptors() && pv_fds_describe(fds, sizeof(fds)) &&
 		    getdtablesize() <= 4096)
 			pv_log("%s; writing %s; its descriptors (one per event and thread) take %s; "

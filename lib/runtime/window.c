@@ -115,13 +115,15 @@ static int write_window(void)
 {
 	struct pv_snapshot now, following;
 	pv_snapshot_take(&now, 0);
+	uint64_t ended = pv_monotonic_ns(); /* the window's end, and the next's start */
 	int follows = copy_snapshot(&following, &now) == 0;
 	if (have_base) {
 		pv_profile_since(&now.profile, &base.profile);
 		pcs_since(&now, &base);
 		pv_snapshot_free(&base);
 	}
-	double seconds = (double)(pv_monotonic_ns() - opened_ns) * 1e-9;
+	double seconds = (double)(ended - opened_ns) * 1e-9;
+	now.wall_seconds = seconds;
 	/* The first number no file has: an image exec'd with this pid wrote
 	 * windows of its own. */
 	char name[512] = "";
@@ -143,7 +145,7 @@ static int write_window(void)
 		base = following;
 	else
 		pv_log("no memory to start the next window from: it holds the run since the start");
-	opened_ns = pv_monotonic_ns();
+	opened_ns = ended;
 	return status < 0 ? -1 : 0;
 }
 
@@ -219,7 +221,7 @@ void pv_window_on_signal(int sig, siginfo_t *info, void *context)
 	int saved = errno;
 	int ask = PV_WINDOW_TOGGLE;
 	if (info && info->si_code == SI_QUEUE && info->si_value.sival_int >= PV_WINDOW_TOGGLE &&
-	    info->si_value.sival_int <= PV_WINDOW_NEXT)
+	    info->si_value.sival_int <= PV_WINDOW_START)
 		ask = info->si_value.sival_int;
 	unsigned in = __atomic_load_n(&asks_in, __ATOMIC_ACQUIRE);
 	do {
@@ -323,6 +325,8 @@ static int last_window(enum pv_window_ask unused)
 	/* A window open since the process began is the exit's own profile. */
 	if (open_now && have_base)
 		write_window();
+	else if (pv_config.start_paused && !written)
+		pv_log("started paused, and no window was opened: nothing written");
 	open_now = 0;
 	closed = 1;
 	return 0;

@@ -6,7 +6,8 @@
  *
  * Lines in: "req N" (a worker computes fib(N) and answers "done N"),
  * "start", "stop", "reset", "window" (profviz's API, answered "api R"),
- * "rename NAME" (the main thread's name), "quit". At the end it says whether its SIGUSR1 handler ran.
+ * "rename NAME" (the main thread's name), "retitle" (its environment
+ * written over, as a server's process title is), "quit". At the end it says whether its SIGUSR1 handler ran.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -26,6 +27,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t more = PTHREAD_COND_INITIALIZER;
 static int queue[64], queued, quitting;
 static volatile sig_atomic_t got_usr1;
+extern char **environ;
 
 static int fib(int n)
 {
@@ -102,6 +104,15 @@ static int serve_line(const char *line)
 		pthread_mutex_unlock(&lock);
 	} else if (!strncmp(line, "quit", 4)) {
 		return 0;
+	} else if (!strncmp(line, "retitle", 7)) { /* as a server's process title does */
+		char *end = environ[0];
+		for (char **e = environ; *e; e++)
+			end = *e + strlen(*e) + 1;
+		memset(environ[0], 0, (size_t)(end - environ[0]));
+		pthread_mutex_lock(&lock);
+		printf("retitled\n");
+		fflush(stdout);
+		pthread_mutex_unlock(&lock);
 	} else if (!strncmp(line, "rename ", 7)) { /* the main thread's name */
 		prctl(PR_SET_NAME, line + 7, 0, 0, 0);
 		pthread_mutex_lock(&lock);
